@@ -1,0 +1,273 @@
+"""Announcements (FFB coinche §8): carrés, cent, cinquante, tierce.
+
+A hand's announcements are its best non-overlapping decomposition: a card counts
+in one announcement only (§8), the decomposition with the most points wins and,
+among equal totals, the one whose best announcement is strongest. Sequences
+follow the order 7 8 9 10 J Q K A in one suit; a run longer than five counts as a
+cent (and a whole suit of eight as a cent plus a tierce).
+
+>>> from atout.cards import parse_hand
+>>> [str(a) for a in best_announcements(parse_hand("JT98.J.J.J"), strain=0)]
+['carré J', 'tierce 8♠-10♠']
+>>> [str(a) for a in best_announcements(parse_hand("AKQJT.987.."), strain=1)]
+['cent 10♠-A♠', 'tierce 7♥-9♥']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from atout.cards import Card, Rank
+from atout.errors import NotationError
+from atout.tables import SANS_ATOUT, TOUT_ATOUT
+
+KINDS = ("tierce", "cinquante", "cent", "carre")
+_SEQUENCE_KIND = {3: "tierce", 4: "cinquante", 5: "cent"}
+_SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100}
+_KIND_FR = {"tierce": "tierce", "cinquante": "cinquante", "cent": "cent", "carre": "carré"}
+_KIND_EN = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "four"}
+#: Ranks whose carré counts (7s and 8s do not, FFB §8).
+CARRE_RANKS = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+_ALL_SUITS_OF_RANK = 0x01010101
+
+
+@dataclass(frozen=True, order=True)
+class Announcement:
+    """One combination: a carré (``suit`` None) or a sequence of 3 to 5 cards in one suit.
+
+    ``height`` is the top card's rank in sequence order (the carré's rank).
+    """
+
+    kind: str
+    height: int
+    suit: int | None
+    cards: int
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[int]) -> Announcement:
+        """Build from its cards; raises :class:`NotationError` if they form no announcement.
+
+        >>> str(Announcement.from_cards([Card.parse(c) for c in ("9H", "TH", "JH")]))
+        'tierce 9♥-J♥'
+        """
+        cards = sorted(set(int(c) for c in cards))
+        mask = sum(1 << c for c in cards)
+        ranks = {c & 7 for c in cards}
+        suits = {c >> 3 for c in cards}
+        if len(cards) == 4 and len(ranks) == 1:
+            rank = ranks.pop()
+            if rank not in CARRE_RANKS:
+                raise NotationError("a carré of 7s or 8s is not an announcement (FFB §8)")
+            return cls("carre", rank, None, mask)
+        if len(suits) == 1 and 3 <= len(cards) <= 5 and cards[-1] - cards[0] == len(cards) - 1:
+            return cls(_SEQUENCE_KIND[len(cards)], cards[-1] & 7, suits.pop(), mask)
+        names = " ".join(str(Card(c)) for c in cards)
+        raise NotationError(f"{names} is not an announcement (a carré or 3 to 5 cards in sequence)")
+
+    @classmethod
+    def parse(cls, text: str) -> Announcement:
+        """Parse the cards of an announcement, e.g. ``9H TH JH`` or ``JS JH JD JC``."""
+        return cls.from_cards(Card.parse(tok) for tok in text.replace(",", " ").replace("-", " ").split())
+
+    @property
+    def length(self) -> int:
+        return self.cards.bit_count()
+
+    def card_list(self) -> list[Card]:
+        return [Card(c) for c in range(32) if self.cards >> c & 1]
+
+    def points(self, strain: int, values: str = "ffb") -> int:
+        """Points of this announcement in a contract of ``strain`` under a value table."""
+        if self.kind != "carre":
+            return _SEQUENCE_POINTS[self.length]
+        return carre_points(self.height, strain, values)
+
+    def label(self, lang: str = "en") -> str:
+        """``tierce 9♥-J♥``, ``carré J`` / ``carré de valets``..."""
+        kind = _KIND_FR[self.kind] if lang == "fr" else _KIND_EN[self.kind]
+        if self.kind == "carre":
+            return f"{kind} {Rank(self.height).label}"
+        cards = self.card_list()
+        low, high = cards[0], cards[-1]
+        if lang == "fr":
+            return f"{kind} {low.french()}-{high.french()}"
+        return f"{kind} {low}-{high}"
+
+    def notation(self) -> str:
+        """The cards in ASCII codes, e.g. ``9H-TH-JH``: the form records use."""
+        return "-".join(c.code for c in self.card_list())
+
+    def __str__(self) -> str:
+        return _KIND_FR[self.kind] + self.label("en")[len(_KIND_EN[self.kind]):]
+
+
+def carre_points(rank: int, strain: int, values: str = "ffb") -> int:
+    """A carré's points: J 200, 9 150, others 100 (FFB §8); at sans atout A 200, 10 150 (§11.2).
+
+    The bazar table (source 004) gives 9 140 (100 at sans atout) and A 100 (190 at sans atout).
+    """
+    if values == "bazar":
+        if rank == Rank.JACK:
+            return 200
+        if rank == Rank.NINE:
+            return 100 if strain == SANS_ATOUT else 140
+        if rank == Rank.ACE:
+            return 190 if strain == SANS_ATOUT else 100
+        return 100
+    if strain == SANS_ATOUT:
+        return {Rank.ACE: 200, Rank.TEN: 150}.get(Rank(rank), 100)
+    return {Rank.JACK: 200, Rank.NINE: 150}.get(Rank(rank), 100)
+
+
+def is_trump(a: Announcement, strain: int) -> bool:
+    """Is the announcement "in trump" (a sequence in the trump suit; every one at tout atout)?"""
+    if a.suit is None:
+        return False
+    return strain == TOUT_ATOUT or a.suit == strain
+
+
+def strength(a: Announcement, strain: int, values: str = "ffb", tiebreak: str = "ffb") -> tuple[int, ...]:
+    """Sort key: a larger key is a stronger announcement under the tie-break rule.
+
+    FFB §8.3: more points, a carré before a cent of equal points, then the higher
+    top card, then the announcement in trump. Bazar (004): carré, then 100, 50,
+    tierce, then height, then the number of trumps in it.
+    """
+    points = a.points(strain, values)
+    trumps = (a.cards & _trump_mask(strain)).bit_count()
+    if tiebreak == "bazar":
+        return (KINDS.index(a.kind), points, a.height, trumps)
+    return (points, a.kind == "carre", a.height, int(is_trump(a, strain)))
+
+
+def _trump_mask(strain: int) -> int:
+    if strain == TOUT_ATOUT:
+        return 0xFFFFFFFF
+    if strain == SANS_ATOUT:
+        return 0
+    return 0xFF << (8 * strain)
+
+
+@cache
+def _suit_sequences(byte: int) -> tuple[tuple[int, int], ...]:
+    """Best split of one suit's ranks into sequences: (low rank, length) pairs.
+
+    Maximises the points, then prefers higher sequences.
+    """
+    segments = [(low, length) for length in (3, 4, 5) for low in range(0, 9 - length)
+                if (byte >> low) & ((1 << length) - 1) == (1 << length) - 1]
+    best: tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (0, (), ())
+    for n in range(1, 3):  # at most two sequences fit in one suit of eight
+        for chosen in combinations(segments, n):
+            used = 0
+            ok = True
+            for low, length in chosen:
+                bits = ((1 << length) - 1) << low
+                if used & bits:
+                    ok = False
+                    break
+                used |= bits
+            if not ok:
+                continue
+            total = sum(_SEQUENCE_POINTS[length] for _, length in chosen)
+            ranked = tuple(sorted(((_SEQUENCE_POINTS[length], low + length - 1) for low, length in chosen),
+                                  reverse=True))
+            candidate = (total, ranked, tuple(sorted(chosen, reverse=True)))
+            if candidate[:2] > best[:2]:
+                best = candidate
+    return best[2]
+
+
+def best_announcements(hand: int, strain: int, values: str = "ffb", tiebreak: str = "ffb"
+                       ) -> tuple[Announcement, ...]:
+    """The hand's best non-overlapping announcements, strongest first."""
+    carres = [r for r in CARRE_RANKS if (hand >> r) & _ALL_SUITS_OF_RANK == _ALL_SUITS_OF_RANK]
+    if not carres and not any(_suit_sequences((hand >> s) & 0xFF) for s in (0, 8, 16, 24)):
+        return ()
+    best: tuple[tuple[int, ...], tuple[Announcement, ...]] | None = None
+    for n in range(len(carres) + 1):
+        for used in combinations(carres, n):
+            rest = hand
+            found = []
+            for rank in used:
+                bits = _ALL_SUITS_OF_RANK << rank
+                rest &= ~bits
+                found.append(Announcement("carre", rank, None, bits))
+            for suit in range(4):
+                for low, length in _suit_sequences((rest >> (8 * suit)) & 0xFF):
+                    bits = ((1 << length) - 1) << (8 * suit + low)
+                    found.append(Announcement(_SEQUENCE_KIND[length], low + length - 1, suit, bits))
+            found.sort(key=lambda a: strength(a, strain, values, tiebreak), reverse=True)
+            total = sum(a.points(strain, values) for a in found)
+            key = (total, *(k for a in found for k in strength(a, strain, values, tiebreak)))
+            if best is None or key > best[0]:
+                best = (key, tuple(found))
+    assert best is not None
+    return best[1]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome of comparing the sides' announcements (FFB §8.3, §8.4).
+
+    ``points`` gives each side what it scores from announcements (renonce included);
+    ``winner`` is the side whose announcements count (None: nobody, or a tie);
+    ``shown`` the announcements whose cards become public, by seat.
+    """
+
+    winner: int | None
+    points: dict[int, int]
+    shown: dict[int, tuple[Announcement, ...]]
+    renonce: dict[int, tuple[Announcement, ...]]
+
+
+def resolve(declared: Sequence[tuple[Announcement, ...]], hands: Sequence[int], side_of: Sequence[int],
+            order: Sequence[int], strain: int, values: str = "ffb", tiebreak: str = "ffb") -> Resolution:
+    """Decide which side's announcements count.
+
+    ``declared`` and ``hands`` (the hands the play started with) are by seat;
+    ``side_of`` maps a seat to its side; ``order`` lists the seats in the order
+    they declared (the bazar tie-break prefers the first to show).
+    """
+    sides = sorted(set(side_of))
+    points = {side: 0 for side in sides}
+    best: dict[int, tuple[tuple[int, ...], int]] = {}
+    for position, seat in enumerate(order):
+        for a in declared[seat]:
+            key = strength(a, strain, values, tiebreak)
+            if tiebreak == "bazar":
+                key = (*key, -position)
+            side = side_of[seat]
+            if side not in best or key > best[side][0]:
+                best[side] = (key, seat)
+    if not best:
+        return Resolution(None, points, {}, {})
+    ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)
+    if len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]:
+        return Resolution(None, points, {}, {})
+    winner = ranked[0][0]
+    shown: dict[int, tuple[Announcement, ...]] = {}
+    renonce: dict[int, tuple[Announcement, ...]] = {}
+    others = [side for side in sides if side != winner]
+    for seat, announced in enumerate(declared):
+        if side_of[seat] != winner or not announced:
+            continue
+        valid = tuple(a for a in announced if a.cards & hands[seat] == a.cards)
+        false = tuple(a for a in announced if a.cards & hands[seat] != a.cards)
+        shown[seat] = valid
+        points[winner] += sum(a.points(strain, values) for a in valid)
+        if false:
+            renonce[seat] = false
+            lost = sum(a.points(strain, values) for a in false)
+            for side in others:
+                points[side] += lost // len(others)
+    return Resolution(winner, points, shown, renonce)
+
+
+def describe(announcements: Iterable[Announcement], lang: str = "en") -> str:
+    return ", ".join(a.label(lang) for a in announcements) or ("rien" if lang == "fr" else "none")
+
+

@@ -1,0 +1,380 @@
+"""Rulesets: one frozen value holds every option on which the rulebooks disagree.
+
+A variant is a :class:`Ruleset`, never a subclass: code asks the ruleset
+("may one undertrump?"), not the preset's name. Named presets give each source's
+values; ``replace`` turns house rules into options; every ruleset validates on
+construction and has a short stable :attr:`~Ruleset.fingerprint` that records,
+arena results and saved games carry.
+
+>>> rules = Ruleset.preset("coinche")
+>>> rules.players, rules.min_bid, rules.rounding
+(4, 80, 'nearest')
+>>> house = rules.replace(sans_atout=True, tout_atout=True, target=2000)
+>>> house.fingerprint != rules.fingerprint
+True
+>>> Ruleset.from_toml(house.to_toml()) == house
+True
+>>> Ruleset.preset("belote")
+Traceback (most recent call last):
+...
+atout.errors.RulesError: unknown preset 'belote' (known: coinche, contree, classique, bazar, deux, trois)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from atout.errors import RulesError
+
+
+def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None,
+         low: int | None = None, high: int | None = None) -> Any:
+    meta = {"doc": doc, "choices": choices, "low": low, "high": high}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every option of a belote variant. Defaults are the FFB coinche values."""
+
+    name: str = _opt("coinche", "Label of the ruleset (the preset it came from); not part of the fingerprint.")
+    # --- table and cards
+    players: int = _opt(4, "Number of players: 4 (two partnerships 0+2 / 1+3), 3 or 2 (each for himself).",
+                        choices=(2, 3, 4))
+    short_deck: bool = _opt(False, "Play with 24 cards (no 7s and 8s), as the three-player form does.")
+    hand_size: int = _opt(8, "Cards each player holds for the play (9 in the two-player form).", low=6, high=10)
+    direction: str = _opt("counterclockwise", "Direction of play around the table (drawing only: seats are "
+                          "numbered in playing order).", choices=("counterclockwise", "clockwise"))
+    # --- dealing
+    packets: str = _opt("3-2-3", "Packet pattern of the deal, e.g. 3-2-3, 3-3-2, 2-3-3; with a retourne, the "
+                        "pattern of the first stage (3-2, 2-3, 3-3). 'any' lets each deal pick a valid pattern.")
+    traditional_deal: bool = _opt(False, "Do not shuffle between deals: gather the tricks in order, cut, deal.")
+    cut_min: int = _opt(3, "Fewest cards in each packet of the cut (FFB §3.3).", low=1, high=10)
+    # --- auction
+    auction: str = _opt("bids", "'bids': 80..160 and capot with a suit (coinche, contrée, bazar); 'retourne': "
+                        "take the turned card's suit, then name another (classique).", choices=("bids", "retourne"))
+    min_bid: int = _opt(80, "Lowest bid (80 FFB; 82 in some clubs).", low=20, high=500)
+    max_bid: int = _opt(160, "Highest numbered bid; capot is above it.", low=20, high=1000)
+    bid_step: int = _opt(10, "Bids go up by this step.", low=1, high=100)
+    capot_bid: bool = _opt(True, "Capot may be bid.")
+    capot_bid_min: int = _opt(0, "0: capot is a bid of its own, above every number (FFB). Otherwise capot is a "
+                              "flag on a numbered bid of at least this value (bazar: above 250).", low=0, high=1000)
+    sans_atout: bool = _opt(False, "Sans atout (no trump) may be bid (FFB §11).")
+    tout_atout: bool = _opt(False, "Tout atout (every suit trump) may be bid (FFB §11).")
+    coinche: bool = _opt(True, "An opponent may coinche (contrer) the contract: score x2.")
+    surcoinche: bool = _opt(True, "The coinched side may surcoinche (surcontrer).")
+    # --- card play
+    overtrump_partner: bool = _opt(True, "One must go above a partner's trump too (FFB §5.2); if False, a "
+                                   "partner holding the trick frees you from overtrumping.")
+    must_undertrump: bool = _opt(False, "When an opponent has overtrumped and you only hold lower trumps, you "
+                                 "must still play one (pisser). FFB §5.2: you need not.")
+    ta_values: str = _opt("ffb", "Card values at tout atout: 'ffb' (J 13, 9 9, A 6, 10 5, K 3, Q 2) or "
+                          "'funbelote' (J 14 ... Q 1).", choices=("ffb", "funbelote"))
+    # --- belote and announcements
+    belote: bool = _opt(True, "King and queen of trump in one hand score belote/rebelote.")
+    belote_imprenable: bool = _opt(True, "Imprenable: the belote stays with its holder whatever happens (FFB §7). "
+                                   "Prenable: it goes to the side that wins the deal.")
+    belote_points: int = _opt(20, "Points of one belote.", low=0, high=100)
+    announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
+    announcement_values: str = _opt("ffb", "Value table of announcements: 'ffb' or 'bazar' (carré of 9 = 140, "
+                                    "carré of A at sans atout = 190).", choices=("ffb", "bazar"))
+    announcement_tiebreak: str = _opt("ffb", "Equal best announcements: 'ffb' (higher card, then trump, else "
+                                      "nobody) or 'bazar' (more trumps in it, else the first to show).",
+                                      choices=("ffb", "bazar"))
+    # --- scoring
+    scoring: str = _opt("ffb", "Scoring formula: 'ffb' (FFB §10), contrée's 'faits_annonces', 'faits' and "
+                        "'annonces', or 'classique' (each side its points; a fall gives all to the defence).",
+                        choices=("ffb", "faits_annonces", "faits", "annonces", "classique"))
+    min_points: int = _opt(0, "Points the takers must reach whatever the bid (82 in bazar).", low=0, high=500)
+    must_beat_defence: bool = _opt(True, "Takers must also score more than the defence (FFB §4.2).")
+    three_player_goal: str = _opt("half", "Three players: the taker must beat the two others together ('half') "
+                                  "or each of them ('each').", choices=("half", "each"))
+    chute_points: int = _opt(160, "What a fall gives the defence before bonuses (160 FFB; 162 in some clubs).",
+                             low=0, high=500)
+    coinche_multiplier: int = _opt(2, "Multiplier of a coinched contract.", low=1, high=10)
+    surcoinche_multiplier: int = _opt(4, "Multiplier of a surcoinched contract (4; 3 in some clubs).", low=1,
+                                      high=20)
+    multiplier_scope: str = _opt("all", "The coinche multiplier applies to the whole score ('all') or to the "
+                                 "contract only ('contract').", choices=("all", "contract"))
+    capot_points: int = _opt(252, "Card points of a side that wins every trick (252 FFB §9.2: the last trick is "
+                             "worth 100; 250 in classique).", low=162, high=1000)
+    capot_contract: int = _opt(250, "Value of a bid capot as a contract (FFB §10.1.1).", low=0, high=2000)
+    capot_prime: int = _opt(0, "If not 0, a bid capot scores this flat prime to the side that wins it, made or "
+                            "failed (contrée: 500), instead of counting as a contract.", low=0, high=5000)
+    rounding: str = _opt("nearest", "Rounding of the marks: 'nearest' ten (85 → 90, 84 → 80), 'none', or "
+                         "'dizaines' (classique count in tens: the lower side rounds up from 7, the other "
+                         "gets the rest of 160).", choices=("nearest", "none", "dizaines"))
+    litige: str = _opt("next_contract", "Equal totals: 'off', 'next_contract' (the takers' points go to the "
+                       "side making the next contract, FFB §10.1.3) or 'next_winner' (to the next deal's "
+                       "winner, classique).", choices=("off", "next_contract", "next_winner"))
+    tie: str = _opt("chute", "Without litige, equal totals make the contract fail ('chute') or succeed ('made').",
+                    choices=("chute", "made"))
+    # --- match
+    target: int = _opt(1000, "Points to reach to win the game (0: play a fixed number of deals).", low=0,
+                       high=100000)
+    deals: int = _opt(0, "Fixed number of deals instead of a target (0: play to the target).", low=0, high=1000)
+    game_end: str = _opt("reach", "'reach': the target reached or passed wins; 'pass': it must be passed.",
+                         choices=("reach", "pass"))
+    both_past: str = _opt("excess", "Both sides past the target on one deal: the larger excess wins ('excess', "
+                          "FFB §10.3) or the takers win ('takers', classique).", choices=("excess", "takers"))
+    belote_only_rule: bool = _opt(True, "A side that fell or was capot and reaches the target only through its "
+                                  "belote needs one more trick (FFB §10.3).")
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # ------------------------------------------------------------------ presets
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> Ruleset:
+        """A named preset, optionally with options replaced.
+
+        >>> Ruleset.preset("contree").scoring
+        'faits_annonces'
+        >>> Ruleset.preset("coinche", sans_atout=True).sans_atout
+        True
+        """
+        key = str(name).strip().lower().replace("é", "e")
+        if key not in PRESETS:
+            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        base = {"name": key, **PRESETS[key]}
+        return cls(**base).replace(**options) if options else cls(**base)
+
+    def replace(self, **options: Any) -> Ruleset:
+        """A copy with some options changed; raises :class:`RulesError` on a bad option."""
+        unknown = sorted(set(options) - set(OPTION_NAMES) - {"name"})
+        if unknown:
+            raise RulesError(f"unknown option(s): {', '.join(unknown)} (see Ruleset.describe())")
+        return dataclasses.replace(self, **options)
+
+    # ------------------------------------------------------------ identity & I/O
+    def options(self) -> dict[str, Any]:
+        """Every option but the name, in declaration order."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Eight hex digits identifying the options (not the name).
+
+        >>> Ruleset.preset("coinche").fingerprint == Ruleset.preset("coinche").fingerprint
+        True
+        """
+        canonical = json.dumps(self.options(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:8]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, **self.options()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        """Build from a dict: ``preset`` (or ``name``) names the base, other keys replace options."""
+        if not isinstance(data, dict):
+            raise RulesError("a ruleset must be a table of options")
+        data = dict(data)
+        base = data.pop("preset", None) or data.get("name") or "coinche"
+        name = data.pop("name", base)
+        if str(base).lower().replace("é", "e") in PRESETS:
+            return cls.preset(base).replace(name=name, **data)
+        return cls().replace(name=name, **data)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Ruleset:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RulesError(f"ruleset JSON is malformed: {err}") from None
+        return cls.from_dict(data)
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, value in self.to_dict().items():
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, int):
+                text = str(value)
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            lines.append(f"{key} = {text}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_toml(cls, text: str) -> Ruleset:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise RulesError(f"ruleset TOML is malformed: {err}") from None
+        return cls.from_dict(data.get("rules", data))
+
+    # ------------------------------------------------------------- derived facts
+    @property
+    def partnerships(self) -> bool:
+        """Four players play in two partnerships (seats 0+2 and 1+3)."""
+        return self.players == 4
+
+    @property
+    def tricks(self) -> int:
+        return self.hand_size
+
+    @property
+    def first_stage(self) -> int:
+        """Cards each player gets before the auction."""
+        return self.hand_size - 3 if self.auction == "retourne" else self.hand_size
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat: its partnership (0 or 1) with four players, else the seat."""
+        return seat & 1 if self.players == 4 else seat
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        return (0, 1) if self.players == 4 else tuple(range(self.players))
+
+    def strains(self) -> tuple[int, ...]:
+        """The strains a contract may be played in: suits 0..3, then 4 (SA) and 5 (TA) if allowed."""
+        out = [0, 1, 2, 3]
+        if self.sans_atout:
+            out.append(4)
+        if self.tout_atout:
+            out.append(5)
+        return tuple(out)
+
+    def packet_patterns(self) -> tuple[tuple[int, ...], ...]:
+        """The packet patterns a deal may use."""
+        if self.packets != "any":
+            return (tuple(int(p) for p in self.packets.split("-")),)
+        return _patterns_summing_to(self.first_stage)
+
+    def round_marks(self, points: int) -> int:
+        """Round a mark by the ruleset's rounding (``dizaines`` rounds like ``nearest`` here)."""
+        if self.rounding == "none":
+            return points
+        return (points + 5) // 10 * 10
+
+    @staticmethod
+    def describe() -> str:
+        """One line per option: name, default (coinche) and meaning."""
+        rows = []
+        for f in dataclasses.fields(Ruleset):
+            meta = f.metadata
+            allowed = ""
+            if meta.get("choices"):
+                allowed = " [" + " | ".join(str(c) for c in meta["choices"]) + "]"
+            elif meta.get("low") is not None:
+                allowed = f" [{meta['low']}..{meta['high']}]"
+            rows.append(f"{f.name} = {f.default!r}{allowed}: {meta.get('doc', '')}")
+        return "\n".join(rows)
+
+
+def _patterns_summing_to(total: int) -> tuple[tuple[int, ...], ...]:
+    if total == 8:
+        return ((3, 2, 3), (3, 3, 2), (2, 3, 3))
+    if total == 5:
+        return ((3, 2), (2, 3))
+    if total == 6:
+        return ((3, 3),)
+    return ((total,),)
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Ruleset) if f.name != "name")
+_FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+
+
+def _validate(rules: Ruleset) -> None:
+    for name, f in _FIELDS.items():
+        value = getattr(rules, name)
+        meta = f.metadata
+        expected = type(f.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise RulesError(f"option {name} must be true or false, not {value!r}")
+        elif expected is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"option {name} must be a whole number, not {value!r}")
+        elif not isinstance(value, str):
+            raise RulesError(f"option {name} must be text, not {value!r}")
+        if meta.get("choices") and value not in meta["choices"]:
+            allowed = ", ".join(str(c) for c in meta["choices"])
+            raise RulesError(f"option {name} = {value!r} is not allowed (allowed: {allowed})")
+        if meta.get("low") is not None and not meta["low"] <= value <= meta["high"]:
+            raise RulesError(f"option {name} = {value!r} is out of range ({meta['low']}..{meta['high']})")
+    deck = 24 if rules.short_deck else 32
+    if rules.players * rules.hand_size > deck:
+        raise RulesError(f"{rules.players} hands of {rules.hand_size} cards do not fit in a {deck}-card deck")
+    if rules.auction == "bids" and rules.players != 4:
+        raise RulesError("auction 'bids' needs four players; use 'retourne' for two or three")
+    if rules.auction == "bids" and rules.players * rules.hand_size != deck:
+        raise RulesError("auction 'bids' deals the whole deck: players x hand_size must equal the deck size")
+    if rules.auction == "retourne" and rules.first_stage < 3:
+        raise RulesError("a retourne deal needs hands of at least 6 cards")
+    if rules.max_bid < rules.min_bid:
+        raise RulesError(f"max_bid ({rules.max_bid}) is below min_bid ({rules.min_bid})")
+    if rules.packets != "any":
+        try:
+            pattern = [int(p) for p in rules.packets.split("-")]
+        except ValueError:
+            raise RulesError(f"option packets = {rules.packets!r} is not a pattern like 3-2-3 or 'any'") from None
+        if any(p < 1 for p in pattern) or sum(pattern) != rules.first_stage:
+            raise RulesError(f"option packets = {rules.packets!r} must add up to {rules.first_stage} cards")
+    if rules.cut_min * 2 > deck:
+        raise RulesError(f"option cut_min = {rules.cut_min} leaves no room to cut a {deck}-card deck")
+    if rules.surcoinche and not rules.coinche:
+        raise RulesError("surcoinche needs coinche")
+    if rules.scoring != "classique" and rules.players != 4:
+        raise RulesError(f"scoring {rules.scoring!r} needs four players; use 'classique' for two or three")
+    if rules.rounding == "dizaines" and (rules.scoring != "classique" or rules.players == 3):
+        raise RulesError("rounding 'dizaines' applies to the classique scoring with two sides")
+    if rules.target == 0 and rules.deals == 0:
+        raise RulesError("a match needs a target or a number of deals (target and deals are both 0)")
+    if (rules.sans_atout or rules.tout_atout) and rules.auction == "retourne":
+        raise RulesError("sans atout / tout atout need the bidding auction (the retourne fixes a suit)")
+
+
+#: The presets: the options each differs from the FFB coinche defaults in, with their source.
+PRESETS: dict[str, dict[str, Any]] = {
+    # FFB belote coinchée (sources 002 and 000).
+    "coinche": {},
+    # FunBelote belote contrée (source 003): no announcements but belote, prenable belote, reaching the bid
+    # is enough, "points faits + annoncés", SA and TA allowed, capot bid worth a flat 500.
+    "contree": {
+        "sans_atout": True, "tout_atout": True, "announcements": False, "belote_imprenable": False,
+        "must_beat_defence": False, "scoring": "faits_annonces", "multiplier_scope": "contract",
+        "capot_points": 250, "capot_prime": 500, "litige": "off", "tie": "made",
+    },
+    # Belote classique (sources 001, 004, 000): retourne, 82 to make, capot 250, each side its points.
+    "classique": {
+        "auction": "retourne", "packets": "3-2", "direction": "clockwise", "capot_bid": False,
+        "coinche": False, "surcoinche": False, "scoring": "classique",
+        "capot_points": 250, "rounding": "none", "litige": "next_winner", "both_past": "takers",
+        "belote_only_rule": False,
+    },
+    # Belote bazar (source 004): bids in tens, announcements count toward the bid, capot flag above 250,
+    # 162 to the defence on a fall, game to 501.
+    "bazar": {
+        "direction": "clockwise", "max_bid": 500, "capot_bid_min": 260, "sans_atout": True,
+        "announcement_values": "bazar", "announcement_tiebreak": "bazar", "scoring": "classique",
+        "min_points": 82, "must_beat_defence": False, "capot_points": 250, "rounding": "none",
+        "litige": "off", "tie": "made", "target": 501, "belote_only_rule": False,
+    },
+    # Face à face, two players (source 004): classique for two, 9-card hands, game to 101.
+    "deux": {
+        "players": 2, "hand_size": 9, "auction": "retourne", "packets": "3-3", "direction": "clockwise",
+        "capot_bid": False, "coinche": False, "surcoinche": False, "scoring": "classique",
+        "capot_points": 250, "rounding": "none", "litige": "off", "tie": "chute", "target": 101,
+        "both_past": "excess", "belote_only_rule": False,
+    },
+    # Belote à trois sans 7 et 8 (source 000 and common practice): 24 cards, retourne, the taker alone
+    # against the two others, who must undertrump.
+    "trois": {
+        "players": 3, "short_deck": True, "auction": "retourne", "packets": "3-2", "direction": "clockwise",
+        "capot_bid": False, "coinche": False, "surcoinche": False, "must_undertrump": True,
+        "scoring": "classique", "capot_points": 250, "rounding": "none", "litige": "off", "tie": "chute",
+        "target": 500, "belote_only_rule": False,
+    },
+}

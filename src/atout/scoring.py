@@ -1,0 +1,356 @@
+"""Scoring a deal from its facts: one function for played deals and for the score keeper.
+
+The facts are what a score keeper types after a deal played with real cards: the
+contract (with who took and the coinche level), the card points each side took
+(dix de der included, capot already counted), the belotes and the announcements
+each side scores. :func:`score_deal` applies the ruleset's formula:
+
+* ``ffb`` (FFB coinche §10.1): made → takers their total + the contract,
+  defence its total; coinched made → takers (160 or 250 on capot + announcements
+  of both sides + their belote + contract) × 2 or × 4; chute → defence 160 +
+  announcements of both sides + its belote + contract, × 2 or × 4 if coinched;
+  capot by the takers takes the defence's announcements; belote imprenable.
+* contrée (source 003): ``faits_annonces``, ``faits`` and ``annonces``.
+* ``classique``: each side scores its own total; a fall gives everything to the
+  defence (162 and the announcements); bazar multiplies by the contre.
+
+Rounding never makes a contract: made or failed is decided on the raw totals.
+
+>>> from atout.auction import Contract
+>>> from atout.rules import Ruleset
+>>> rules = Ruleset.preset("coinche")
+>>> facts = DealFacts.from_takers_points(rules, Contract(80, 1, taker=0), takers_points=95)
+>>> score = score_deal(rules, facts)
+>>> score.outcome, score.marks        # 95 + 80 = 175 → 180; 67 → 70 (FFB §10.2)
+('made', {0: 180, 1: 70})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from atout.auction import Contract
+from atout.errors import AtoutError
+from atout.rules import Ruleset
+
+MADE, CHUTE, LITIGE = "made", "chute", "litige"
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """The facts of a finished deal, by scoring side.
+
+    ``card_points`` include the dix de der; a side that took every trick has
+    ``rules.capot_points`` and is named in ``capot``.
+    """
+
+    contract: Contract
+    card_points: Mapping[int, int]
+    belote: Mapping[int, int] = field(default_factory=dict)
+    announcements: Mapping[int, int] = field(default_factory=dict)
+    capot: int | None = None
+    tricks: Mapping[int, int] | None = None
+
+    @classmethod
+    def from_takers_points(cls, rules: Ruleset, contract: Contract, takers_points: int | None = None, *,
+                           capot: str | None = None, belote: Mapping[int, int] | None = None,
+                           announcements: Mapping[int, int] | None = None) -> DealFacts:
+        """Facts of a two-sided deal from the takers' card points (score keeper form).
+
+        ``capot`` is ``"takers"`` or ``"defence"`` when one side took every trick
+        (then ``takers_points`` is not needed). The defence gets the rest of 162.
+
+        >>> rules = Ruleset.preset("coinche")
+        >>> DealFacts.from_takers_points(rules, Contract(0, 0, 1, capot=True), capot="takers").card_points
+        {1: 252, 0: 0}
+        """
+        if len(rules.sides) != 2:
+            raise AtoutError("takers' points alone do not describe a three-player deal; give each side's points")
+        takers = rules.side_of(contract.taker)
+        defence = 1 - takers
+        total = 162
+        capot_side = None
+        if capot is not None:
+            if capot not in ("takers", "defence"):
+                raise AtoutError(f"capot must be 'takers' or 'defence', not {capot!r}")
+            capot_side = takers if capot == "takers" else defence
+            points = {capot_side: rules.capot_points, 1 - capot_side: 0}
+        else:
+            if takers_points is None:
+                raise AtoutError("give the takers' points, or say which side was capot")
+            if isinstance(takers_points, bool) or not isinstance(takers_points, int):
+                raise AtoutError(f"the takers' points must be a whole number, not {takers_points!r}")
+            if not 0 <= takers_points <= total:
+                raise AtoutError(f"the takers' points must be between 0 and {total}, not {takers_points}")
+            points = {takers: takers_points, defence: total - takers_points}
+        facts = cls(contract, points, dict(belote or {}), dict(announcements or {}), capot_side)
+        facts.check(rules)
+        return facts
+
+    def check(self, rules: Ruleset) -> None:
+        """Raise :class:`AtoutError` if the facts cannot belong to a deal of ``rules``."""
+        sides = set(rules.sides)
+        for name, table in (("card points", self.card_points), ("belote", self.belote),
+                            ("announcements", self.announcements)):
+            if not set(table) <= sides:
+                raise AtoutError(f"{name}: unknown side(s) {sorted(set(table) - sides)} (sides: {sorted(sides)})")
+            for side, value in table.items():
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise AtoutError(f"{name} of side {side} must be a whole number >= 0, not {value!r}")
+        for side, value in self.belote.items():
+            if rules.belote_points and value % rules.belote_points:
+                raise AtoutError(f"belote of side {side} must be a multiple of {rules.belote_points}, not {value}")
+        if self.belote and not rules.belote and any(self.belote.values()):
+            raise AtoutError("this ruleset has no belote")
+        if any(self.announcements.values()) and not rules.announcements:
+            raise AtoutError("this ruleset has no announcements")
+        if not 0 <= self.contract.taker < rules.players:
+            raise AtoutError(f"the taker must be a seat 0..{rules.players - 1}, not {self.contract.taker}")
+        if self.contract.level not in (0, 1, 2):
+            raise AtoutError(f"coinche level must be 0, 1 or 2, not {self.contract.level}")
+        if self.capot is not None and self.capot not in sides:
+            raise AtoutError(f"capot names an unknown side {self.capot}")
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One term of a deal's score, for the deal summary."""
+
+    side: int
+    what_fr: str
+    what_en: str
+    points: int
+
+    def label(self, lang: str = "fr") -> str:
+        return self.what_fr if lang == "fr" else self.what_en
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """A scored deal: outcome, each side's totals for the contract and its marks."""
+
+    outcome: str
+    takers: int
+    totals: dict[int, int]
+    marks: dict[int, int]
+    held: int = 0
+    capot: int | None = None
+    belote_only: frozenset[int] = frozenset()
+    lines: tuple[ScoreLine, ...] = ()
+
+    @property
+    def made(self) -> bool:
+        return self.outcome == MADE
+
+
+def _multiplier(rules: Ruleset, level: int) -> int:
+    return (1, rules.coinche_multiplier, rules.surcoinche_multiplier)[level]
+
+
+def score_deal(rules: Ruleset, facts: DealFacts) -> DealScore:
+    """Score one deal under ``rules`` (see the module's doc for the formulas)."""
+    facts.check(rules)
+    return _Scorer(rules, facts).run()
+
+
+class _Scorer:
+    def __init__(self, rules: Ruleset, facts: DealFacts) -> None:
+        self.rules = rules
+        self.facts = facts
+        self.contract = facts.contract
+        self.sides = rules.sides
+        self.takers = rules.side_of(facts.contract.taker)
+        self.defence = [s for s in self.sides if s != self.takers]
+        self.card = {s: facts.card_points.get(s, 0) for s in self.sides}
+        if rules.rounding == "dizaines":
+            self.card = _dizaines(self.card)
+        self.belote = {s: facts.belote.get(s, 0) for s in self.sides}
+        self.ann = {s: facts.announcements.get(s, 0) for s in self.sides}
+        self.totals = {s: self.card[s] + self.belote[s] + self.ann[s] for s in self.sides}
+        self.marks = {s: 0 for s in self.sides}
+        self.lines: list[ScoreLine] = []
+        self.mult = _multiplier(rules, facts.contract.level)
+        c = facts.contract
+        self.amount = rules.capot_contract if c.capot and not c.value else c.value
+
+    def add(self, side: int, points: int, fr: str, en: str) -> None:
+        if points:
+            self.marks[side] += points
+            self.lines.append(ScoreLine(side, fr, en, points))
+
+    def outcome(self) -> str:
+        rules, c, t = self.rules, self.contract, self.takers
+        total = self.totals[t]
+        goal = max(c.value, rules.min_points)
+        reached = total >= goal and (not c.capot or self.facts.capot == t)
+        if len(self.defence) > 1 and rules.three_player_goal == "each":
+            opposing = max(self.totals[d] for d in self.defence)
+        else:
+            opposing = sum(self.totals[d] for d in self.defence)
+        if not reached:
+            return CHUTE
+        if not rules.must_beat_defence or total > opposing:
+            return MADE
+        if total == opposing:
+            if rules.litige != "off" and c.level == 0:
+                return LITIGE
+            return MADE if rules.tie == "made" else CHUTE
+        return CHUTE
+
+    def run(self) -> DealScore:
+        outcome = self.outcome()
+        held = 0
+        if outcome == LITIGE:
+            for d in self.defence:
+                self._side_points(d)
+            held = self.rules.round_marks(self.totals[self.takers])
+        else:
+            getattr(self, "_" + self.rules.scoring)(outcome == MADE)
+        rounded = {s: self._round(v) for s, v in self.marks.items()}
+        losers = set()
+        if outcome != MADE:
+            losers.add(self.takers)
+        if self.facts.capot is not None:
+            losers.update(s for s in self.sides if s != self.facts.capot)
+        belote_only = frozenset(s for s in losers if rounded[s] > 0)
+        return DealScore(outcome, self.takers, dict(self.totals), rounded, held, self.facts.capot, belote_only,
+                         tuple(self.lines))
+
+    def _round(self, points: int) -> int:
+        return points if self.rules.rounding != "nearest" else self.rules.round_marks(points)
+
+    # ----------------------------------------------------------- shared terms
+    def _side_points(self, side: int, belote: bool = True) -> None:
+        self.add(side, self.card[side], "Points des plis", "card points")
+        if belote:
+            self.add(side, self.belote[side], "Belote", "belote")
+        self.add(side, self.ann[side], "Annonces", "announcements")
+
+    def _belotes_to(self, winner: int) -> None:
+        """Belote: imprenable stays with its holder, prenable goes to the deal's winner."""
+        for s in self.sides:
+            if self.belote[s]:
+                to = s if self.rules.belote_imprenable else winner
+                self.add(to, self.belote[s], "Belote", "belote")
+
+    def _scoped(self, side: int, base: int, fr: str, en: str) -> None:
+        """Add ``base`` plus the contract, the coinche multiplier applied by ``multiplier_scope``."""
+        if self.rules.multiplier_scope == "all" or self.mult == 1:
+            self.add(side, (base + self.amount) * self.mult, fr + _times(self.mult), en + _times(self.mult))
+        else:
+            self.add(side, base, fr, en)
+            self.add(side, self.amount * self.mult, "Contrat" + _times(self.mult), "contract" + _times(self.mult))
+
+    # ----------------------------------------------------------- the formulas
+    def _ffb(self, made: bool) -> None:
+        t, rules = self.takers, self.rules
+        d = self.defence[0]
+        prenable = not rules.belote_imprenable
+        if made and self.contract.level == 0:
+            self._side_points(t)
+            self.add(t, self.amount, "Contrat", "contract")
+            if self.facts.capot == t:
+                self.add(t, self.ann[d], "Annonces adverses (capot)", "opponents' announcements (capot)")
+                self.add(d, self.belote[d] * (not prenable), "Belote", "belote")
+                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+            else:
+                self._side_points(d, belote=not prenable)
+                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+        elif made:
+            base = rules.capot_contract if self.facts.capot == t else rules.chute_points
+            base += self.ann[t] + self.belote[t] + self.ann[d] + self.belote[d] * prenable
+            self._scoped(t, base, "Contrat coinché réussi", "coinched contract made")
+            self.add(d, self.belote[d] * (not prenable), "Belote", "belote")
+        else:
+            self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
+            base = rules.chute_points + self.ann[d] + self.belote[d] + self.ann[t] + self.belote[t] * prenable
+            self._scoped(d, base, "Chute", "contract failed")
+
+    def _winner(self, made: bool) -> int:
+        return self.takers if made else self.defence[0]
+
+    def _capot_prime(self, made: bool, prime: int) -> bool:
+        """A bid capot scored as a flat prime to the side that wins it. Returns True if it applied."""
+        if not (self.contract.capot and prime):
+            return False
+        winner = self._winner(made)
+        self.add(winner, prime * self.mult, "Capot" + _times(self.mult), "capot" + _times(self.mult))
+        self._belotes_to(winner)
+        return True
+
+    def _faits_annonces(self, made: bool) -> None:
+        t, d, w = self.takers, self.defence[0], self._winner(made)
+        if self._capot_prime(made, self.rules.capot_prime):
+            return
+        if self.contract.level:
+            self._scoped(w, self.rules.chute_points, "Contrat contré" if made else "Chute contrée",
+                         "doubled contract made" if made else "doubled contract failed")
+        elif made:
+            self.add(t, self.card[t], "Points des plis", "card points")
+            self.add(t, self.amount, "Contrat", "contract")
+            self.add(d, self.card[d], "Points des plis", "card points")
+        else:
+            self.add(d, self.rules.chute_points + self.amount, "Chute (160 + contrat)", "fall (160 + contract)")
+        self._belotes_to(w)
+
+    def _faits(self, made: bool) -> None:
+        t, d, w = self.takers, self.defence[0], self._winner(made)
+        if self._capot_prime(made, self.rules.capot_prime):
+            return
+        if self.contract.level:
+            self.add(w, self.rules.chute_points * self.mult, "Contre" + _times(self.mult),
+                     "double" + _times(self.mult))
+        elif made:
+            self.add(t, self.card[t], "Points des plis", "card points")
+            self.add(d, self.card[d], "Points des plis", "card points")
+        else:
+            self.add(d, self.rules.chute_points, "Chute", "fall")
+        self._belotes_to(w)
+
+    def _annonces(self, made: bool) -> None:
+        w = self._winner(made)
+        if self._capot_prime(made, self.rules.capot_contract):
+            return
+        if self.contract.level:
+            self.add(w, self.amount * self.mult, "Contrat contré" + _times(self.mult),
+                     "doubled contract" + _times(self.mult))
+        elif made:
+            self.add(w, self.amount, "Contrat", "contract")
+        else:
+            self.add(w, self.rules.chute_points, "Chute", "fall")
+
+    def _classique(self, made: bool) -> None:
+        t, rules = self.takers, self.rules
+        prenable = not rules.belote_imprenable
+        if made:
+            self.add(t, self.totals[t] * self.mult, "Points" + _times(self.mult), "points" + _times(self.mult))
+            for d in self.defence:
+                self._side_points(d, belote=not prenable)
+                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+            return
+        self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
+        lost = self.card[t] + self.ann[t] + self.belote[t] * prenable
+        share, extra = divmod(lost, len(self.defence))
+        for i, d in enumerate(self.defence):
+            own = self.totals[d]
+            taken = share + (1 if i < extra else 0)
+            self.add(d, (own + taken) * self.mult, "Chute : tous les points" + _times(self.mult),
+                     "fall: all the points" + _times(self.mult))
+
+
+def _times(mult: int) -> str:
+    return f" × {mult}" if mult > 1 else ""
+
+
+def _dizaines(card: dict[int, int]) -> dict[int, int]:
+    """Classique count in tens (source 000): the lower side rounds down to its ten unless
+    its last digit is 7, 8 or 9; the other side gets the rest of the rounded total (160 of 162).
+
+    >>> _dizaines({0: 64, 1: 98}), _dizaines({0: 105, 1: 57}), _dizaines({0: 106, 1: 56})
+    ({0: 60, 1: 100}, {0: 100, 1: 60}, {0: 110, 1: 50})
+    """
+    total = sum(card.values()) // 10 * 10
+    low_side = min(card, key=lambda s: (card[s], s))
+    low = (card[low_side] + 3) // 10 * 10
+    return {s: (low if s == low_side else total - low) for s in card}
