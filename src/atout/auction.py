@@ -237,12 +237,13 @@ class TakingAuction:
         "turn",
     )
 
-    def __init__(self, rules: Ruleset, dealer: int, retourne: int) -> None:
+    def __init__(self, rules: Ruleset, dealer: int, retourne: int | None) -> None:
         self.rules = rules
         self.dealer = dealer
         self.turn = (dealer + 1) % rules.players
         self.calls: list[tuple[int, Action]] = []
-        self.retourne_suit = retourne >> 3
+        # No retourne: a deal set up in the middle of the play, whose auction is over.
+        self.retourne_suit = retourne >> 3 if retourne is not None else -1
         self.round = 1
         self.passes = 0
         self.finished = False
@@ -294,7 +295,6 @@ _TAKES = tuple(Take(s) for s in range(4))
 
 def new_auction(rules: Ruleset, dealer: int, retourne: int | None) -> BiddingAuction | TakingAuction:
     if rules.auction == "retourne":
-        assert retourne is not None
         return TakingAuction(rules, dealer, retourne)
     return BiddingAuction(rules, dealer)
 

@@ -27,6 +27,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from atout.actions import PLAYS as PLAYS_FOR_SNAPSHOT
 from atout.actions import Action, Declare, Play, parse_action, plays_of
 from atout.announcements import Announcement, Resolution, best_announcements, resolve
 from atout.auction import BiddingAuction, Contract, TakingAuction, new_auction
@@ -85,6 +86,7 @@ class Deal:
     """One deal of any variant, from the auction to the score."""
 
     __slots__ = (
+        "_base_tricks",
         "_belote_cards",
         "_belote_ok",
         "_belote_said",
@@ -101,6 +103,7 @@ class Deal:
         "_n",
         "_over_partner",
         "_points",
+        "_published",
         "_resolution",
         "_retourne_taken",
         "_side",
@@ -116,6 +119,7 @@ class Deal:
         "contract",
         "dealer",
         "dealt",
+        "from_snapshot_",
         "pattern",
         "phase",
         "result",
@@ -145,6 +149,9 @@ class Deal:
         self._legal: tuple[int, str] | None = None
         self._resolution: Resolution | None = None
         self._decl_open = False
+        self._published = False
+        self._base_tricks = 0
+        self.from_snapshot_ = False
         self._best: list[tuple[Announcement, ...]] = []
         self.auction: BiddingAuction | TakingAuction = new_auction(rules, dealer, dealt.retourne)
 
@@ -204,6 +211,108 @@ class Deal:
             raise NotationError("give only the hands (the whole deck) for this ruleset")
         return cls(rules, DealtCards(tuple(masks), ret, stock_cards), dealer % rules.players)
 
+    @classmethod
+    def from_position(cls, text: str) -> Deal:
+        """A deal from a one-line position string (see :mod:`atout.position`)."""
+        from atout.position import deal_from_position
+
+        deal = deal_from_position(text)
+        assert isinstance(deal, Deal)
+        return deal
+
+    def position(self) -> str:
+        """This moment of the deal as a one-line position string (see :mod:`atout.position`)."""
+        from atout.position import position_of
+
+        return position_of(self)
+
+    @classmethod
+    def from_snapshot(cls, rules: Ruleset, dealer: int, contract: Contract, hands: Sequence[int], leader: int,
+                      trick: Sequence[int], points: Sequence[int], won: Sequence[int], belote_ok: Sequence[int],
+                      belotes: Sequence[int], declared: Sequence[tuple[Announcement, ...] | None] | None,
+                      resolved: dict[int, int] | None, rest: Sequence[int] = ()) -> Deal:
+        """A deal starting in the middle of the play (a puzzle, an ending, a solver position).
+
+        ``points``, ``won`` are by side; ``hands`` are the cards still held (the
+        current trick's cards excluded); ``declared`` gives trick 1's declarations
+        (None: not yet), ``resolved`` the announcement points once trick 1 is over.
+        Its history before the snapshot is unknown: ``actions`` starts empty.
+        """
+        n = rules.players
+        done = sum(won)
+        if not 0 <= done <= rules.hand_size:
+            raise NotationError(f"{done} tricks won: a deal has {rules.hand_size}")
+        if not 0 <= contract.taker < n or not 0 <= leader < n:
+            raise NotationError("taker and leader must be seats of the table")
+        if contract.strain not in rules.strains() and not (rules.auction == "retourne" and contract.strain < 4):
+            raise NotationError("the contract's strain is not allowed by these rules")
+        full = list(hands)
+        seen = 0
+        for i, card in enumerate(trick):
+            seat = (leader + i) % n
+            full[seat] |= 1 << card
+        for mask in full:
+            if mask & seen:
+                raise NotationError("a card appears twice in the position")
+            seen |= mask
+        if len(trick) >= n:
+            raise NotationError("the current trick is already complete")
+        if done == rules.hand_size and (trick or seen):
+            raise NotationError("every trick is won but cards are still in play")
+        for seat in range(n):
+            if full[seat].bit_count() != rules.hand_size - done:
+                raise NotationError(f"seat {seat} holds {full[seat].bit_count()} cards; after {done} tricks each "
+                                    f"seat holds {rules.hand_size - done} before playing to the trick")
+        deal = cls(rules, DealtCards(tuple(full), None, tuple(rest)), dealer)
+        deal.from_snapshot_ = True
+        deal._start_play(contract)
+        deal._base_tricks = done
+        deal._leader = leader
+        deal._belote_cards = [0] * n
+        deal._belote_ok = [0] * n
+        if rules.announcements:
+            if declared is not None:
+                if len(declared) != n or done:
+                    raise NotationError("declarations are only given during trick 1, one per seat")
+            else:
+                deal._decl_open = False
+                deal._best = [()] * n
+        if declared is not None and rules.announcements:
+            played = {(leader + i) % n for i in range(len(trick))}
+            if any(declared[s] is None for s in played):
+                raise NotationError("a seat that played to trick 1 has declared its announcements")
+            deal._declared = list(declared)
+            deal._first_decl_order = [s for s in ((leader + i) % n for i in range(n)) if declared[s] is not None]
+        for card in trick:
+            deal._play((deal._leader + len(deal._trick)) % n, PLAYS_FOR_SNAPSHOT[card])
+        deal.actions.clear()
+        sides = rules.sides
+        if len(points) != len(sides) or len(won) != len(sides) or len(belotes) != n or len(belote_ok) != n:
+            raise NotationError("points and tricks are given by side, belotes by seat")
+        deal._points = [0] * n
+        deal._won = [0] * n
+        for side, value, count in zip(sides, points, won, strict=True):
+            deal._points[side], deal._won[side] = value, count
+        deal._belotes = list(belotes)
+        deal._belote_ok = list(belote_ok)
+        deal._belote_cards = list(belote_ok)
+        deal._belote_said = [0] * n
+        for seat, mask in enumerate(belote_ok):
+            if mask & ~deal._hands[seat]:
+                raise NotationError("belote may only be said with cards the seat still holds")
+            for suit in range(4):
+                pair = _QUEEN_KING << (8 * suit)
+                if (mask & pair).bit_count() == 1:
+                    deal._belote_said[seat] |= pair & ~mask
+        if resolved is not None:
+            deal._resolution = Resolution(max(resolved, key=lambda s: resolved[s]) if any(resolved.values())
+                                          else None, dict(resolved), {}, {})
+            deal._published = done > 1 or bool(trick)
+        deal._legal = None
+        if done == rules.hand_size:
+            deal._finish()
+        return deal
+
     # ------------------------------------------------------------------ queries
     @property
     def turn(self) -> int | None:
@@ -255,7 +364,13 @@ class Deal:
 
     @property
     def resolution(self) -> Resolution | None:
-        return self._resolution
+        """The announcements' resolution, public from the first card of trick 2 (FFB §8.3)."""
+        return self._resolution if self._published else None
+
+    @property
+    def trick_number(self) -> int:
+        """Tricks completed so far."""
+        return self._base_tricks + len(self._tricks) if self.phase is not Phase.AUCTION else 0
 
     def points(self) -> dict[int, int]:
         """Card points won so far by each side (dix de der once the last trick is won)."""
@@ -338,12 +453,12 @@ class Deal:
             else:
                 self._start_play()
 
-    def _start_play(self) -> None:
+    def _start_play(self, contract: Contract | None = None) -> None:
         rules = self.rules
-        contract = self.auction.contract
+        contract = contract or self.auction.contract
         assert contract is not None
         self.contract = contract
-        if isinstance(self.auction, TakingAuction):
+        if isinstance(self.auction, TakingAuction) and self.auction.finished:
             assert self.dealt.retourne is not None
             self._hands, self._stock = complete_retourne(rules, self._hands, self.dealt.retourne,
                                                          self.dealt.stock, self.dealer, contract.taker)
@@ -386,7 +501,10 @@ class Deal:
         if not self.rules.announcements:
             raise IllegalAction("Cette variante se joue sans annonces", "this variant has no announcements",
                                 code="no_announcements")
-        if self._tricks or self._declared[seat] is not None:
+        if not self._decl_open and self.rules.announcements:
+            raise IllegalAction("Les annonces se font avec sa première carte, une seule fois",
+                                "announcements are made once, with one's first card", code="late_announcement")
+        if self._declared[seat] is not None:
             raise IllegalAction("Les annonces se font avec sa première carte, une seule fois",
                                 "announcements are made once, with one's first card", code="late_announcement")
         used = 0
@@ -426,8 +544,8 @@ class Deal:
         if len(trick) == 1:
             self._win_card = card
             self._win_pos = 0
-            if self._best and len(self._tricks) == 1:
-                self._resolve_announcements()
+            if self._resolution is not None and not self._published:
+                self._published = True
         elif self._mode.beats(card, self._win_card):
             self._win_card = card
             self._win_pos = len(trick) - 1
@@ -468,8 +586,10 @@ class Deal:
         self._won[side] += 1
         self._trick = []
         self._leader = winner
-        self._decl_open = False
-        if len(self._tricks) == self.rules.hand_size:
+        if self._decl_open:
+            self._decl_open = False
+            self._resolve_announcements()
+        if self._base_tricks + len(self._tricks) == self.rules.hand_size:
             self._points[side] += 10
             self._finish()
 
@@ -486,6 +606,7 @@ class Deal:
         belote = {s: 0 for s in sides}
         for seat in range(self._n):
             belote[self._side[seat]] += self._belotes[seat] * rules.belote_points
+        self._published = self._resolution is not None
         announcements = dict(self._resolution.points) if self._resolution else {s: 0 for s in sides}
         facts = DealFacts(contract, card_points, belote, announcements, capot, tricks)
         score = score_deal(rules, facts)

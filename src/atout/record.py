@@ -60,6 +60,8 @@ class Record:
     @classmethod
     def from_deal(cls, deal: Deal, **tags: str) -> Record:
         """The record of a deal (finished or not); ``tags`` e.g. ``Event="Club"``, ``South="Alice"``."""
+        if deal.from_snapshot_:
+            raise RecordError("a deal set up from a mid-play position has no full history to record")
         all_tags = {"Event": "?", "Site": "?", "Date": date.today().strftime("%Y.%m.%d")}
         for seat in range(deal.rules.players):
             all_tags[_SEAT_TAGS_EN[seat_letter(deal.rules, seat)]] = "?"

@@ -1,0 +1,232 @@
+"""One-line position strings (in the spirit of chess's FEN) for any moment of a deal.
+
+During the auction a position gives the hands as dealt and the calls so far::
+
+    <rules> <dealer> auction <hands> <retourne> <stock> <calls>
+
+(the same, with ``done``, for a deal nobody bid). During the play (and once it is
+over) a position is a snapshot, so an ending can be set up without the tricks that
+led to it::
+
+    <rules> <dealer> play <hands> <contract> <trick> <points> <tricks> <belote> <announcements> <rest>
+
+* ``rules``: a preset name, then ``,option=value`` for each option changed
+  (``coinche,sans_atout=true``);
+* ``dealer``: a seat letter (see :mod:`atout.notation`);
+* ``hands``: every hand from seat 0 in seat order, ``/`` between them (``-`` empty);
+* ``retourne`` and ``stock``: classique's turned card and the rest of the deck in
+  dealing order (``-`` in other variants); ``calls``: comma-separated (``-``: none);
+* ``contract``: the contract and its taker, e.g. ``90S@W``, ``100HX@N`` (coinched),
+  ``capotSAXX@E``, ``takeD@S``;
+* ``trick``: its leader and the cards so far, ``W:7H,8H`` (``W:-`` before the lead);
+* ``points`` and ``tricks``: card points and tricks won so far, by side (``62,40``);
+* ``belote``: ``cards;counts``: the cards each seat may still say belote or rebelote
+  with (``S=KH+QH``, ``-`` for none) and the belotes completed by each seat;
+* ``announcements``: in trick 1 each seat's declaration (``?`` not yet, ``-`` none,
+  else ``9H-TH-JH+...``), ``/`` between seats; after it ``=`` and the points each
+  side scores (``=20,0``); ``-`` without announcements;
+* ``rest``: cards dealt but out of play (two players' stock), ``-`` otherwise.
+
+>>> from atout import Deal, Ruleset
+>>> deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=2)
+>>> for call in ["90H", "P", "P", "P"]:
+...     deal.apply(call)
+>>> text = deal.position()
+>>> text.split()[:3], text.split()[4]
+(['coinche', 'N', 'play'], '90H@W')
+>>> Deal.from_position(text).position() == text
+True
+"""
+
+from __future__ import annotations
+
+from atout.actions import Bid, Take, parse_action
+from atout.announcements import Announcement
+from atout.auction import Contract
+from atout.cards import Card, cards_of, format_hand, parse_hand
+from atout.errors import AtoutError, NotationError
+from atout.notation import parse_seat, seat_letter
+from atout.rules import OPTION_NAMES, PRESETS, Ruleset
+
+_STRAINS = ("S", "H", "D", "C", "SA", "TA")
+
+
+def rules_spec(rules: Ruleset) -> str:
+    """``preset[,option=value...]`` for the options that differ from the preset."""
+    base = Ruleset.preset(rules.name) if rules.name in PRESETS else Ruleset()
+    parts = [rules.name if rules.name in PRESETS else "coinche"]
+    for name in OPTION_NAMES:
+        value = getattr(rules, name)
+        if value != getattr(base, name):
+            parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+    return ",".join(parts)
+
+
+def parse_rules_spec(text: str) -> Ruleset:
+    name, *items = text.split(",")
+    options: dict[str, object] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise NotationError(f"malformed option {item!r} in {text!r} (expected name=value)")
+        options[key] = raw == "true" if raw in ("true", "false") else int(raw) if raw.lstrip("-").isdigit() else raw
+    return Ruleset.preset(name, **options)
+
+
+def _cards(text: str) -> list[Card]:
+    return [] if text == "-" else [Card.parse(c) for c in text.split(",")]
+
+
+def _card_list(cards: list[int] | tuple[int, ...]) -> str:
+    return ",".join(Card(c).code for c in cards) or "-"
+
+
+def _contract_text(contract: Contract, rules: Ruleset) -> str:
+    if contract.value or contract.capot:
+        call = Bid(contract.value, contract.strain, contract.capot).notation()
+    else:
+        call = Take(contract.strain).notation()
+    return f"{call}{('', 'X', 'XX')[contract.level]}@{seat_letter(rules, contract.taker)}"
+
+
+def _parse_contract(text: str, rules: Ruleset) -> Contract:
+    call, sep, seat = text.partition("@")
+    if not sep:
+        raise NotationError(f"malformed contract {text!r} (expected e.g. 90S@W)")
+    level = 0
+    for suffix, value in (("XX", 2), ("X", 1)):
+        if call.endswith(suffix):
+            call, level = call[: -len(suffix)], value
+            break
+    action = parse_action(call)
+    taker = parse_seat(rules, seat)
+    if isinstance(action, Bid):
+        return Contract(action.value, action.strain, taker, level, action.capot)
+    if isinstance(action, Take):
+        return Contract(0, action.suit, taker, level)
+    raise NotationError(f"malformed contract {text!r}")
+
+
+def _numbers(text: str, count: int, what: str) -> list[int]:
+    parts = text.split(",")
+    if len(parts) != count or not all(p.isdigit() for p in parts):
+        raise NotationError(f"malformed {what} {text!r}: expected {count} numbers separated by commas")
+    return [int(p) for p in parts]
+
+
+def position_of(deal: object) -> str:
+    """The position string of a deal (see the module's doc)."""
+    from atout.deal import Deal
+
+    assert isinstance(deal, Deal)
+    rules = deal.rules
+    n = rules.players
+    head = [rules_spec(rules), seat_letter(rules, deal.dealer), deal.phase.value]
+    if deal.contract is None:  # the auction, or a deal nobody bid
+        hands = "/".join(format_hand(h) for h in deal.dealt.hands)
+        retourne = Card(deal.dealt.retourne).code if deal.dealt.retourne is not None else "-"
+        stock = _card_list(deal.dealt.stock) if deal.dealt.retourne is not None else "-"
+        calls = ",".join(a.notation() for _, a in deal.actions) or "-"
+        return " ".join([*head, hands, retourne, stock, calls])
+    assert deal.contract is not None
+    hands = "/".join(format_hand(deal.hand_mask(s)) if deal.hand_mask(s) else "-" for s in range(n))
+    trick = deal.current_trick
+    leader = deal._leader
+    trick_text = f"{seat_letter(rules, leader)}:" + (",".join(c.code for _, c in trick) or "-")
+    sides = rules.sides
+    points = ",".join(str(deal._points[s]) for s in sides)
+    won = ",".join(str(deal._won[s]) for s in sides)
+    belote_cards = ",".join(f"{seat_letter(rules, s)}=" + "+".join(c.code for c in cards_of(deal._belote_ok[s]))
+                            for s in range(n) if deal._belote_ok[s]) or "-"
+    belote = f"{belote_cards};" + ",".join(str(deal._belotes[s]) for s in range(n))
+    if not deal._best:
+        announcements = "-"
+    elif deal._decl_open:
+        announcements = "/".join("?" if d is None else ("+".join(a.notation() for a in d) or "-")
+                                 for d in deal._declared)
+    else:
+        resolution = deal._resolution
+        announcements = "=" + ",".join(str(resolution.points.get(s, 0) if resolution else 0) for s in sides)
+    rest = _card_list(deal._stock) if rules.players == 2 and deal._stock else "-"
+    return " ".join([*head, hands, _contract_text(deal.contract, rules), trick_text, points, won, belote,
+                     announcements, rest])
+
+
+def deal_from_position(text: str) -> object:
+    """Build a deal from a position string; raises :class:`NotationError` with what is wrong."""
+    from atout.deal import Deal
+
+    fields = text.split()
+    if len(fields) < 4:
+        raise NotationError(f"malformed position {text!r}: too few fields")
+    try:
+        rules = parse_rules_spec(fields[0])
+    except AtoutError as err:
+        raise NotationError(f"bad rules in position: {err}") from None
+    dealer = parse_seat(rules, fields[1])
+    phase = fields[2]
+    hand_texts = fields[3].split("/")
+    if len(hand_texts) != rules.players:
+        raise NotationError(f"malformed position: {len(hand_texts)} hands for {rules.players} players")
+    hands = [parse_hand(h) for h in hand_texts]
+    if phase == "auction" or (phase == "done" and len(fields) == 7):
+        if len(fields) != 7:
+            raise NotationError("malformed auction position: expected rules dealer auction hands retourne stock calls")
+        retourne = None if fields[4] == "-" else Card.parse(fields[4])
+        stock = _cards(fields[5]) if retourne is not None else []
+        deal = Deal.from_hands(rules, hands, dealer, retourne=retourne, stock=stock)
+        for call in ([] if fields[6] == "-" else fields[6].split(",")):
+            deal.apply(call)
+        return deal
+    if phase not in ("play", "done") or len(fields) != 11:
+        raise NotationError("malformed position: expected 'auction' with 7 fields or 'play'/'done' with 11")
+    contract = _parse_contract(fields[4], rules)
+    leader_text, sep, trick_text = fields[5].partition(":")
+    if not sep:
+        raise NotationError(f"malformed trick {fields[5]!r} (expected e.g. W:7H,8H)")
+    leader = parse_seat(rules, leader_text)
+    trick = _cards(trick_text)
+    sides = len(rules.sides)
+    points = _numbers(fields[6], sides, "points")
+    won = _numbers(fields[7], sides, "trick counts")
+    belote_ok, belotes = _parse_belote(fields[8], rules)
+    declared, resolved = _parse_announcements(fields[9], rules)
+    rest = tuple(_cards(fields[10]))
+    return Deal.from_snapshot(rules, dealer, contract, hands, leader, trick, points, won, belote_ok, belotes,
+                              declared, resolved, rest)
+
+
+def _parse_belote(text: str, rules: Ruleset) -> tuple[list[int], list[int]]:
+    cards_text, sep, counts_text = text.partition(";")
+    if not sep:
+        raise NotationError(f"malformed belote field {text!r} (expected cards;counts)")
+    belote_ok = [0] * rules.players
+    if cards_text != "-":
+        for item in cards_text.split(","):
+            seat_text, eq, cards = item.partition("=")
+            if not eq:
+                raise NotationError(f"malformed belote item {item!r} (expected S=KH+QH)")
+            for card in cards.split("+"):
+                belote_ok[parse_seat(rules, seat_text)] |= 1 << Card.parse(card)
+    return belote_ok, _numbers(counts_text, rules.players, "belote counts")
+
+
+def _parse_announcements(text: str, rules: Ruleset
+                         ) -> tuple[list[tuple[Announcement, ...] | None] | None, dict[int, int] | None]:
+    if text == "-":
+        return None, None
+    if text.startswith("="):
+        values = _numbers(text[1:], len(rules.sides), "announcement points")
+        return None, dict(zip(rules.sides, values, strict=True))
+    parts = text.split("/")
+    if len(parts) != rules.players:
+        raise NotationError(f"malformed announcements {text!r}: one item per seat, '/' between")
+    declared: list[tuple[Announcement, ...] | None] = []
+    for part in parts:
+        if part == "?":
+            declared.append(None)
+        elif part == "-":
+            declared.append(())
+        else:
+            declared.append(tuple(Announcement.parse(a) for a in part.split("+")))
+    return declared, None
