@@ -181,30 +181,47 @@ def _suit_sequences(byte: int) -> tuple[tuple[int, int], ...]:
     return best[2]
 
 
+def _suit_announcements() -> tuple[tuple[tuple[Announcement, ...], ...], ...]:
+    """For each suit and 8-bit pattern of it, the sequences of its best split."""
+    return tuple(
+        tuple(tuple(Announcement(_SEQUENCE_KIND[length], low + length - 1, suit,
+                                 ((1 << length) - 1) << (8 * suit + low))
+                    for low, length in _suit_sequences(byte)) for byte in range(256))
+        for suit in range(4))
+
+
+_SUIT_ANNOUNCEMENTS = _suit_announcements()
+_CARRE_RANK_BITS = sum(1 << r for r in CARRE_RANKS)
+
+
 def best_announcements(hand: int, strain: int, values: str = "ffb", tiebreak: str = "ffb"
                        ) -> tuple[Announcement, ...]:
     """The hand's best non-overlapping announcements, strongest first."""
-    carres = [r for r in CARRE_RANKS if (hand >> r) & _ALL_SUITS_OF_RANK == _ALL_SUITS_OF_RANK]
-    if not carres and not any(_suit_sequences((hand >> s) & 0xFF) for s in (0, 8, 16, 24)):
-        return ()
+    in_all_suits = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _CARRE_RANK_BITS
+    table = _SUIT_ANNOUNCEMENTS
+    if not in_all_suits:
+        found = (*table[0][hand & 255], *table[1][hand >> 8 & 255], *table[2][hand >> 16 & 255],
+                 *table[3][hand >> 24 & 255])
+        if len(found) < 2:
+            return found
+        return tuple(sorted(found, key=lambda a: strength(a, strain, values, tiebreak), reverse=True))
+    carres = [r for r in CARRE_RANKS if in_all_suits >> r & 1]
     best: tuple[tuple[int, ...], tuple[Announcement, ...]] | None = None
     for n in range(len(carres) + 1):
         for used in combinations(carres, n):
             rest = hand
-            found = []
+            chosen = []
             for rank in used:
                 bits = _ALL_SUITS_OF_RANK << rank
                 rest &= ~bits
-                found.append(Announcement("carre", rank, None, bits))
+                chosen.append(Announcement("carre", rank, None, bits))
             for suit in range(4):
-                for low, length in _suit_sequences((rest >> (8 * suit)) & 0xFF):
-                    bits = ((1 << length) - 1) << (8 * suit + low)
-                    found.append(Announcement(_SEQUENCE_KIND[length], low + length - 1, suit, bits))
-            found.sort(key=lambda a: strength(a, strain, values, tiebreak), reverse=True)
-            total = sum(a.points(strain, values) for a in found)
-            key = (total, *(k for a in found for k in strength(a, strain, values, tiebreak)))
+                chosen.extend(table[suit][(rest >> (8 * suit)) & 255])
+            chosen.sort(key=lambda a: strength(a, strain, values, tiebreak), reverse=True)
+            total = sum(a.points(strain, values) for a in chosen)
+            key = (total, *(k for a in chosen for k in strength(a, strain, values, tiebreak)))
             if best is None or key > best[0]:
-                best = (key, tuple(found))
+                best = (key, tuple(chosen))
     assert best is not None
     return best[1]
 

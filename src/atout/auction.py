@@ -122,9 +122,12 @@ class BiddingAuction:
             if self.level:
                 raise _error("L'enchère est figée par la coinche : vous ne pouvez plus enchérir",
                              "the coinche froze the contract: no more bids", "frozen")
-            if action not in self._bids.index:
+            ladder = self._bids
+            index = ladder.index.get(action)
+            if index is None:
                 raise self._bad_bid(action)
-            if action not in self._higher_bids(seat):
+            start = 0 if self.best is None else ladder.next_higher[ladder.index[self.best]]
+            if index < start or (not action.capot and self._capot_side not in (-1, seat & 1)):
                 if self.best is not None and action.rank() <= self.best.rank():
                     raise _error(f"L'enchère doit être supérieure à {self.best.label('fr')}",
                                  f"the bid must be above {self.best.label('en')}", "bid_too_low")

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from atout.actions import PLAYS as PLAYS_FOR_SNAPSHOT
 from atout.actions import Action, Declare, Play, parse_action, plays_of
@@ -51,8 +51,7 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick: who led, the cards in play order, who won it and its points."""
 
     leader: int
@@ -159,20 +158,28 @@ class Deal:
     @classmethod
     def new(cls, rules: Ruleset, dealer: int = 0, seed: int | None = None, *, deck: Sequence[int] | None = None,
             rng: random.Random | None = None) -> Deal:
-        """Shuffle (unless ``deck`` is given, as the traditional deal does), cut and deal."""
+        """Shuffle (unless ``deck`` is given, as the traditional deal does), cut and deal.
+
+        ``seed`` makes the deal reproducible; ``rng`` lets a stream of deals share one generator.
+        """
+        if not 0 <= dealer < rules.players:
+            raise NotationError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer!r}")
         rng = rng or random.Random(seed)
-        cards = list(deck) if deck is not None else full_deck(rules)
         if deck is None:
+            cards = full_deck(rules)
             rng.shuffle(cards)
+        else:
+            cards = list(deck)
         patterns = rules.packet_patterns()
         pattern = patterns[0] if len(patterns) == 1 else rng.choice(patterns)
-        return cls.from_deck(rules, cut(cards, rng, rules.cut_min), dealer, pattern)
+        dealt = deal_cards(rules, cut(cards, rng, rules.cut_min), dealer, pattern, check=deck is not None)
+        return cls(rules, dealt, dealer, pattern)
 
     @classmethod
     def from_deck(cls, rules: Ruleset, deck: Sequence[int | str], dealer: int = 0,
                   pattern: Sequence[int] | None = None) -> Deal:
         """Deal a deck given in order (top card first), e.g. to replay a real deal."""
-        cards = [Card.parse(c) if isinstance(c, str) else Card(c) for c in deck]
+        cards = [Card.parse(c) if isinstance(c, str) else ALL_CARDS[c] for c in deck]
         pattern = tuple(pattern) if pattern else rules.packet_patterns()[0]
         if sum(pattern) != rules.first_stage:
             raise NotationError(f"packet pattern {pattern} does not deal {rules.first_stage} cards each")
@@ -546,9 +553,13 @@ class Deal:
             self._win_pos = 0
             if self._resolution is not None and not self._published:
                 self._published = True
-        elif self._mode.beats(card, self._win_card):
-            self._win_card = card
-            self._win_pos = len(trick) - 1
+        else:
+            win = self._win_card
+            mode = self._mode
+            if (mode.strength[card] > mode.strength[win] if card >> 3 == win >> 3
+                    else mode.trump_mask >> card & 1 and not mode.trump_mask >> win & 1):
+                self._win_card = card
+                self._win_pos = len(trick) - 1
         if len(trick) == self._n:
             self._finish_trick()
 
@@ -609,7 +620,7 @@ class Deal:
         self._published = self._resolution is not None
         announcements = dict(self._resolution.points) if self._resolution else {s: 0 for s in sides}
         facts = DealFacts(contract, card_points, belote, announcements, capot, tricks)
-        score = score_deal(rules, facts)
+        score = score_deal(rules, facts, check=False)
         self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts)
         self.phase = Phase.DONE
 

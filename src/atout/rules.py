@@ -247,6 +247,10 @@ class Ruleset:
 
     def packet_patterns(self) -> tuple[tuple[int, ...], ...]:
         """The packet patterns a deal may use."""
+        return self._patterns
+
+    @cached_property
+    def _patterns(self) -> tuple[tuple[int, ...], ...]:
         if self.packets != "any":
             return (tuple(int(p) for p in self.packets.split("-")),)
         return _patterns_summing_to(self.first_stage)

@@ -148,9 +148,13 @@ def _multiplier(rules: Ruleset, level: int) -> int:
     return (1, rules.coinche_multiplier, rules.surcoinche_multiplier)[level]
 
 
-def score_deal(rules: Ruleset, facts: DealFacts) -> DealScore:
-    """Score one deal under ``rules`` (see the module's doc for the formulas)."""
-    facts.check(rules)
+def score_deal(rules: Ruleset, facts: DealFacts, *, check: bool = True) -> DealScore:
+    """Score one deal under ``rules`` (see the module's doc for the formulas).
+
+    ``check=False`` skips validating the facts (for facts the engine itself built).
+    """
+    if check:
+        facts.check(rules)
     return _Scorer(rules, facts).run()
 
 
