@@ -75,6 +75,8 @@ class DealResult:
     announcements: dict[int, int] = field(default_factory=dict)
     score: DealScore | None = None
     facts: DealFacts | None = None
+    #: Belotes whose « rebelote » was not said, by side (the tolerance of source 000 may count them).
+    forgotten_rebelote: dict[int, int] = field(default_factory=dict)
 
     @property
     def marks(self) -> dict[int, int]:
@@ -94,6 +96,7 @@ class Deal:
         "_decl_open",
         "_declared",
         "_first_decl_order",
+        "_forgot",
         "_hands",
         "_initial",
         "_leader",
@@ -493,6 +496,7 @@ class Deal:
         self._belote_ok = list(self._belote_cards)
         self._belote_said = [0] * n
         self._belotes = [0] * n
+        self._forgot = [0] * n
         self._declared: list[tuple[Announcement, ...] | None] = [None] * n
         self._first_decl_order: list[int] = []
         if rules.announcements:
@@ -575,6 +579,8 @@ class Deal:
                 self._belotes[seat] += 1
             self._belote_said[seat] |= bit
         else:
+            if self._belote_said[seat] & other:
+                self._forgot[seat] += 1
             self._belote_ok[seat] &= ~other
         self._belote_ok[seat] &= ~bit
 
@@ -621,7 +627,11 @@ class Deal:
         announcements = dict(self._resolution.points) if self._resolution else {s: 0 for s in sides}
         facts = DealFacts(contract, card_points, belote, announcements, capot, tricks)
         score = score_deal(rules, facts, check=False)
-        self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts)
+        forgotten = {s: 0 for s in sides}
+        for seat in range(self._n):
+            forgotten[self._side[seat]] += self._forgot[seat]
+        self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts,
+                                 forgotten)
         self.phase = Phase.DONE
 
     # ------------------------------------------------------------ conveniences

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from atout.deal import Deal
 from atout.errors import AtoutError
@@ -43,6 +43,8 @@ class MatchEntry:
     totals: dict[int, int]
     held: int
     deal: Deal | None = None
+    #: Belotes whose rebelote was forgotten, by side (see the ``belote_tolerance`` option).
+    forgotten_rebelote: dict[int, int] = field(default_factory=dict)
 
 
 class Match:
@@ -100,7 +102,7 @@ class Match:
         if self.rules.traditional_deal:
             self._deck = deal.gathered_deck()
         result = deal.result
-        self.entries.append(self._entry(result.score, result.facts, deal))
+        self.entries.append(self._entry(result.score, result.facts, deal, result.forgotten_rebelote))
         self._recompute()
         return self.entries[-1]
 
@@ -136,9 +138,10 @@ class Match:
         return self.entries[-1]
 
     # --------------------------------------------------------------- internals
-    def _entry(self, score: DealScore | None, facts: DealFacts | None, deal: Deal | None) -> MatchEntry:
+    def _entry(self, score: DealScore | None, facts: DealFacts | None, deal: Deal | None,
+               forgotten: dict[int, int] | None = None) -> MatchEntry:
         zeros = {s: 0 for s in self.rules.sides}
-        return MatchEntry(self.dealer, score, facts, zeros, zeros, 0, deal)
+        return MatchEntry(self.dealer, score, facts, zeros, zeros, 0, deal, dict(forgotten or {}))
 
     def _recompute(self) -> None:
         """Replay every entry from zero: totals, litige, pending belote-only sides and the winner."""
@@ -147,12 +150,15 @@ class Match:
         self._held = 0
         self.winner: int | None = None
         pending: set[int] = set()
+        tolerated: set[int] = set()
         rebuilt = []
         for index, entry in enumerate(self.entries):
             if self.winner is not None:
                 raise AtoutError("a deal was recorded after the end of the match")
             marks = {s: 0 for s in rules.sides}
             score = entry.score
+            if rules.belote_tolerance and entry.facts is not None:
+                score = self._tolerate(entry, tolerated) or score
             if score is not None:
                 marks = dict(score.marks)
                 self._award_litige(score, marks)
@@ -169,11 +175,23 @@ class Match:
                         if self._reached(self._scores[side]) and not self._reached(before[side]):
                             pending.add(side)
             rebuilt.append(MatchEntry(entry.dealer, score, entry.facts, marks, dict(self._scores), self._held,
-                                      entry.deal))
+                                      entry.deal, entry.forgotten_rebelote))
             if score is not None:
                 self.winner = self._end_check(index + 1, score, pending)
         self.entries = rebuilt
         self.pending_belote = frozenset(pending)
+
+    def _tolerate(self, entry: MatchEntry, tolerated: set[int]) -> DealScore | None:
+        """Count a belote whose rebelote was forgotten, once per side and match (source 000)."""
+        assert entry.facts is not None
+        sides = [s for s, n in entry.forgotten_rebelote.items() if n and s not in tolerated]
+        if not sides:
+            return None
+        belote = dict(entry.facts.belote)
+        for side in sides:
+            belote[side] = belote.get(side, 0) + self.rules.belote_points
+            tolerated.add(side)
+        return score_deal(self.rules, replace(entry.facts, belote=belote))
 
     def _award_litige(self, score: DealScore, marks: dict[int, int]) -> None:
         if score.outcome == LITIGE:

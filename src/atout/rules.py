@@ -81,6 +81,8 @@ class Ruleset:
     belote_imprenable: bool = _opt(True, "Imprenable: the belote stays with its holder whatever happens (FFB §7). "
                                    "Prenable: it goes to the side that wins the deal.")
     belote_points: int = _opt(20, "Points of one belote.", low=0, high=100)
+    belote_tolerance: bool = _opt(False, "A belote whose « rebelote » was forgotten still counts, once per side "
+                                  "and match (older FFB wording, source 000).")
     announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
     announcement_values: str = _opt("ffb", "Value table of announcements: 'ffb' or 'bazar' (carré of 9 = 140, "
                                     "carré of A at sans atout = 190).", choices=("ffb", "bazar"))
