@@ -188,7 +188,7 @@ PLAYS_BY_SUIT_BYTE = _plays_by_byte(PLAYS)
 PLAYS_BELOTE_BY_SUIT_BYTE = _plays_by_byte(PLAYS_BELOTE)
 
 
-def plays_of(mask: int, belote: bool = False) -> list[Play]:
+def plays_of(mask: int, belote: bool = False) -> list[Action]:
     """The Play actions of the cards of ``mask``, in card order."""
     table = PLAYS_BELOTE_BY_SUIT_BYTE if belote else PLAYS_BY_SUIT_BYTE
     return [*table[0][mask & 255], *table[1][mask >> 8 & 255], *table[2][mask >> 16 & 255],

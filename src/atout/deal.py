@@ -437,9 +437,10 @@ class Deal:
             return
         if isinstance(action, str):
             action = parse_action(action)
-        turn = self.turn
-        if turn is None:
+        current = self.turn
+        if current is None:
             raise IllegalAction("La donne est terminée", "the deal is over", code="over")
+        turn = current
         if seat is not None and seat != turn:
             raise _out_of_turn(seat, turn)
         if self.phase is Phase.PLAY:

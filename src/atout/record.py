@@ -423,8 +423,8 @@ def _check_derived(record: Record, deal: Deal, tags: dict[str, tuple[str, int]],
     if len(winners) > len(deal.tricks):
         raise RecordError("a trick result is given for an unfinished trick", winners[len(deal.tricks)][0])
     derived = {"Contract": _contract_text(deal)}
-    if deal.result is not None and not deal.result.passed_out and deal.result.score is not None:
-        res = deal.result
+    res = deal.result
+    if res is not None and res.score is not None:
         derived.update({"Announcements": _sides_text(rules, res.announcements),
                         "Belote": _sides_text(rules, res.belote),
                         "CardPoints": _sides_text(rules, res.card_points),

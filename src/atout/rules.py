@@ -296,11 +296,10 @@ def _validate(rules: Ruleset) -> None:
     for name, f in _FIELDS.items():
         value = getattr(rules, name)
         meta = f.metadata
-        expected = type(f.default)
-        if expected is bool:
+        if isinstance(f.default, bool):
             if not isinstance(value, bool):
                 raise RulesError(f"option {name} must be true or false, not {value!r}")
-        elif expected is int:
+        elif isinstance(f.default, int):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RulesError(f"option {name} must be a whole number, not {value!r}")
         elif not isinstance(value, str):

@@ -109,7 +109,7 @@ def display_order(strain: int | None) -> list[int]:
     if strain is not None and strain < 4:
         suits.remove(strain)
         suits.insert(0, strain)
-    out = []
+    out: list[int] = []
     for suit in suits:
         trump_order = strain in (TOUT_ATOUT, suit)
         out.extend(suit * 8 + r for r in (TRUMP_ORDER if trump_order else PLAIN_ORDER))
