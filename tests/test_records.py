@@ -190,3 +190,16 @@ def test_an_ending_can_be_set_up_from_a_position() -> None:
     assert deal.result.card_points == {0: 252, 1: 0} and deal.result.score.capot == 0
     with pytest.raises(RecordError):
         Record.from_deal(deal)
+
+
+def test_the_documented_examples_are_valid() -> None:
+    """docs/record-format.md shows a real record and real positions."""
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    blocks = doc.split("```")
+    record_text = next(b for b in blocks if b.lstrip().startswith("[Event"))
+    record = Record.from_text(record_text)
+    assert record.replay().result is not None
+    for block in blocks:
+        line = block.strip()
+        if line.startswith("coinche "):
+            assert Deal.from_position(line).position() == line

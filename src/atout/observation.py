@@ -25,7 +25,7 @@ from atout.actions import Action, Play, plays_of
 from atout.announcements import Announcement
 from atout.auction import Contract, new_auction
 from atout.cards import Card, deck_mask
-from atout.play import legal_mask
+from atout.play import legal_mask, trick_winner_index
 from atout.rules import Ruleset
 from atout.tables import play_mode
 
@@ -159,10 +159,7 @@ class Observation:
         mode = play_mode(self.contract.strain, self.rules.ta_values)
         if self.trick:
             led = self.trick[0][1]
-            win_index = 0
-            for i in range(1, len(self.trick)):
-                if mode.beats(self.trick[i][1], self.trick[win_index][1]):
-                    win_index = i
+            win_index = trick_winner_index([c for _, c in self.trick], mode)
             partner = self.rules.players == 4 and self.trick[win_index][0] == (self.seat + 2) % 4
             mask, _ = legal_mask(self.hand, led, self.trick[win_index][1], partner, mode,
                                  self.rules.overtrump_partner, self.rules.must_undertrump)
