@@ -22,7 +22,7 @@ from itertools import combinations
 
 from atout.cards import Card, Rank
 from atout.errors import NotationError
-from atout.tables import SANS_ATOUT, TOUT_ATOUT
+from atout.tables import PLAIN_STRENGTH, SANS_ATOUT, TOUT_ATOUT
 
 KINDS = ("tierce", "cinquante", "cent", "carre")
 _SEQUENCE_KIND = {3: "tierce", 4: "cinquante", 5: "cent"}
@@ -134,13 +134,17 @@ def strength(a: Announcement, strain: int, values: str = "ffb", tiebreak: str = 
 
     FFB §8.3: more points, a carré before a cent of equal points, then the higher
     top card, then the announcement in trump. Bazar (004): carré, then 100, 50,
-    tierce, then height, then the number of trumps in it.
+    tierce, then height, then the number of trumps in it. Sequences compare their
+    top cards in sequence order (7 … A); carrés of equal value in card order
+    (A 10 K Q J 9), as the FFB lists them strongest first (000: J, 9, A, 10, K, Q;
+    §11.2 at sans atout: A, 10, K, Q, J, 9).
     """
     points = a.points(strain, values)
     trumps = (a.cards & _trump_mask(strain)).bit_count()
+    height = PLAIN_STRENGTH[a.height] if a.kind == "carre" else a.height
     if tiebreak == "bazar":
-        return (KINDS.index(a.kind), points, a.height, trumps)
-    return (points, a.kind == "carre", a.height, int(is_trump(a, strain)))
+        return (KINDS.index(a.kind), points, height, trumps)
+    return (points, a.kind == "carre", height, int(is_trump(a, strain)))
 
 
 def _trump_mask(strain: int) -> int:
@@ -247,41 +251,56 @@ def resolve(declared: Sequence[tuple[Announcement, ...]], hands: Sequence[int], 
 
     ``declared`` and ``hands`` (the hands the play started with) are by seat;
     ``side_of`` maps a seat to its side; ``order`` lists the seats in the order
-    they declared (the bazar tie-break prefers the first to show).
+    they declared (the bazar tie-break prefers the first to show). A side whose
+    best announcement wins must show them all; if it cannot show one (renonce,
+    FFB §8.4), every point it announced goes to the opponents and the remaining
+    sides' announcements are compared again.
     """
     sides = sorted(set(side_of))
     points = {side: 0 for side in sides}
-    best: dict[int, tuple[tuple[int, ...], int]] = {}
+    shown: dict[int, tuple[Announcement, ...]] = {}
+    renonce: dict[int, tuple[Announcement, ...]] = {}
+    excluded: set[int] = set()
+    while True:
+        winner = _best_side(declared, side_of, order, strain, values, tiebreak, excluded)
+        if winner is None:
+            return Resolution(None, points, shown, renonce)
+        seats = [s for s in range(len(declared)) if side_of[s] == winner and declared[s]]
+        false = {s: tuple(a for a in declared[s] if a.cards & hands[s] != a.cards) for s in seats}
+        announced = sum(a.points(strain, values) for s in seats for a in declared[s])
+        if not any(false.values()):
+            for s in seats:
+                shown[s] = declared[s]
+            points[winner] += announced
+            return Resolution(winner, points, shown, renonce)
+        renonce.update({s: f for s, f in false.items() if f})
+        others = [side for side in sides if side != winner]
+        share, extra = divmod(announced, len(others))
+        for i, side in enumerate(others):
+            points[side] += share + (1 if i < extra else 0)
+        excluded.add(winner)
+
+
+def _best_side(declared: Sequence[tuple[Announcement, ...]], side_of: Sequence[int], order: Sequence[int],
+               strain: int, values: str, tiebreak: str, excluded: set[int]) -> int | None:
+    """The side holding the strictly best announcement (None: nobody declared, or a tie)."""
+    best: dict[int, tuple[int, ...]] = {}
     for position, seat in enumerate(order):
+        side = side_of[seat]
+        if side in excluded:
+            continue
         for a in declared[seat]:
             key = strength(a, strain, values, tiebreak)
             if tiebreak == "bazar":
                 key = (*key, -position)
-            side = side_of[seat]
-            if side not in best or key > best[side][0]:
-                best[side] = (key, seat)
+            if side not in best or key > best[side]:
+                best[side] = key
     if not best:
-        return Resolution(None, points, {}, {})
-    ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)
-    if len(ranked) > 1 and ranked[0][1][0] == ranked[1][1][0]:
-        return Resolution(None, points, {}, {})
-    winner = ranked[0][0]
-    shown: dict[int, tuple[Announcement, ...]] = {}
-    renonce: dict[int, tuple[Announcement, ...]] = {}
-    others = [side for side in sides if side != winner]
-    for seat, announced in enumerate(declared):
-        if side_of[seat] != winner or not announced:
-            continue
-        valid = tuple(a for a in announced if a.cards & hands[seat] == a.cards)
-        false = tuple(a for a in announced if a.cards & hands[seat] != a.cards)
-        shown[seat] = valid
-        points[winner] += sum(a.points(strain, values) for a in valid)
-        if false:
-            renonce[seat] = false
-            lost = sum(a.points(strain, values) for a in false)
-            for side in others:
-                points[side] += lost // len(others)
-    return Resolution(winner, points, shown, renonce)
+        return None
+    ranked = sorted(best.items(), key=lambda item: item[1], reverse=True)
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
 
 
 def describe(announcements: Iterable[Announcement], lang: str = "en") -> str:

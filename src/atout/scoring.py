@@ -168,7 +168,7 @@ class _Scorer:
         self.defence = [s for s in self.sides if s != self.takers]
         self.card = {s: facts.card_points.get(s, 0) for s in self.sides}
         if rules.rounding == "dizaines":
-            self.card = _dizaines(self.card)
+            self.card = _dizaines(self.card, self.takers)
         self.belote = {s: facts.belote.get(s, 0) for s in self.sides}
         self.ann = {s: facts.announcements.get(s, 0) for s in self.sides}
         self.totals = {s: self.card[s] + self.belote[s] + self.ann[s] for s in self.sides}
@@ -347,14 +347,19 @@ def _times(mult: int) -> str:
     return f" × {mult}" if mult > 1 else ""
 
 
-def _dizaines(card: dict[int, int]) -> dict[int, int]:
+def _dizaines(card: dict[int, int], takers: int) -> dict[int, int]:
     """Classique count in tens (source 000): the lower side rounds down to its ten unless
-    its last digit is 7, 8 or 9; the other side gets the rest of the rounded total (160 of 162).
+    its last digit is 7, 8 or 9; the other side gets the rest of the rounded total (160 of
+    162). Special case: takers with « 80 points (75 à 80+) », i.e. 75 to 84, split 80/80.
 
-    >>> _dizaines({0: 64, 1: 98}), _dizaines({0: 105, 1: 57}), _dizaines({0: 106, 1: 56})
+    >>> _dizaines({0: 64, 1: 98}, 1), _dizaines({0: 105, 1: 57}, 0), _dizaines({0: 106, 1: 56}, 0)
     ({0: 60, 1: 100}, {0: 100, 1: 60}, {0: 110, 1: 50})
+    >>> _dizaines({0: 75, 1: 87}, 0)
+    {0: 80, 1: 80}
     """
     total = sum(card.values()) // 10 * 10
+    if total == 160 and 75 <= card[takers] <= 84:
+        return {s: 80 for s in card}
     low_side = min(card, key=lambda s: (card[s], s))
     low = (card[low_side] + 3) // 10 * 10
     return {s: (low if s == low_side else total - low) for s in card}

@@ -1,0 +1,160 @@
+"""Belote classique scoring (source 001; 004; 000's « décompte en dizaines »), bazar (004) and three players
+(NOTES.md). Takers are side 0 (seat 0); hearts are trump. A classique contract has no value: Contract(0, ...)."""
+
+import pytest
+from rulebook import facts, score
+
+from atout import Contract, DealFacts, Match, Ruleset, score_deal
+
+CLASSIQUE = Ruleset.preset("classique")
+DIZAINES = CLASSIQUE.replace(rounding="dizaines")
+BAZAR = Ruleset.preset("bazar")
+
+
+def T(taker=0, level=0):
+    return Contract(0, 1, taker, level=level)
+
+
+def test_takers_with_82_make_each_side_scores_its_points():
+    """The takers make their contract with 82 or more: each side scores its points (classique, source 001)."""
+    result = score(CLASSIQUE, T(), 82)
+    assert result.outcome == "made"
+    assert result.marks == {0: 82, 1: 80}
+
+
+def test_takers_under_82_score_0_defence_162():
+    """Fewer than 82: the takers score 0, the defence 162 (classique, source 001)."""
+    result = score(CLASSIQUE, T(), 80)
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 162}
+
+
+def test_takers_must_score_more_than_the_defence():
+    """The takers must score more than the defence, announcements included; if not, the defence takes all
+    the points (classique, source 004): 85 against 77 + a cinquante fails → 162 + 50."""
+    result = score(CLASSIQUE, T(), 85, announcements={1: 50})
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 212}
+
+
+def test_fall_gives_the_takers_announcements_to_the_defence():
+    """On a fall the defence scores every point, the takers' announcements too (classique, source 004: « tous les
+    points gagnés lors de ce tour seront remportés par l'équipe adverse »): 162 + 20."""
+    result = score(CLASSIQUE, T(), 70, announcements={0: 20})
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 182}
+
+
+def test_belote_kept_by_its_owner_on_a_fall():
+    """The belote, 20 points, stays with its holder even when his side falls (classique, source 001;
+    NOTES.md: kept by its owner)."""
+    result = score(CLASSIQUE, T(), 60, belote={0: 20})
+    assert result.outcome == "chute"
+    assert result.marks == {0: 20, 1: 162}
+
+
+def test_capot_scores_250():
+    """A side that takes every trick scores 250 (classique, source 001)."""
+    assert score(CLASSIQUE, T(), capot="takers").marks == {0: 250, 1: 0}
+    assert score(CLASSIQUE, T(), capot="defence").marks == {0: 0, 1: 250}
+
+
+def test_litige_81_81_defence_scores_81_takers_points_wait():
+    """Litige 81–81: the defence scores 81, the takers' 81 wait for the next deal's winner (classique,
+    NOTES.md; preset litige='next_winner')."""
+    result = score(CLASSIQUE, T(), 81)
+    assert result.outcome == "litige"
+    assert result.marks == {0: 0, 1: 81}
+    assert result.held == 81
+
+
+@pytest.mark.parametrize(("next_taker", "next_points", "winner_gets"), [(1, 100, 1), (0, 70, 1), (0, 100, 0)])
+def test_litige_points_go_to_next_deals_winner(next_taker, next_points, winner_gets):
+    """The held 81 go to the side that wins the next deal, made or by the takers' fall (classique, NOTES.md)."""
+    match = Match(CLASSIQUE, first_dealer=3)
+    match.add_facts(facts(CLASSIQUE, T(), 81))
+    next_facts = facts(CLASSIQUE, T(next_taker), next_points)
+    match.add_facts(next_facts)
+    plain = score_deal(CLASSIQUE, next_facts).marks
+    expected = {0: plain[0], 1: 81 + plain[1]}
+    expected[winner_gets] += 81
+    assert match.scores == expected
+    assert match.held == 0
+
+
+# --------------------------------------------------------------------------- décompte en dizaines (source 000)
+
+@pytest.mark.parametrize(("takers", "marks"), [(98, {0: 100, 1: 60}),    # 64 → 6, the other 10
+                                               (105, {0: 100, 1: 60}),   # 105 → 10, the other 6
+                                               (106, {0: 110, 1: 50})])  # 106 → 11, the other 5
+def test_dizaines_examples(takers, marks):
+    """Décompte en dizaines: 7, 8, 9 round up, the other side gets the rest of 160: 64 → 6/10, 105 → 10/6,
+    106 → 11/5, shown as marks 60/100, 100/60, 110/50 (classique, « décompte en dizaines », source 000)."""
+    result = score(DIZAINES, T(), takers)
+    assert result.outcome == "made"
+    assert result.marks == marks
+
+
+def test_dizaines_fall_gives_160():
+    """Décompte en dizaines: a fall gives the defence the whole 16 (160) (classique, source 000)."""
+    result = score(DIZAINES, T(), 60)
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 160}
+
+
+@pytest.mark.parametrize("takers", [75, 76, 80])
+def test_dizaines_takers_with_80_give_the_defence_8_of_16(takers):
+    """Décompte en dizaines, special case: takers with 80 points (75 to 80+) → the defence gets 80 of the 160
+    (classique, « cas particulier », source 000)."""
+    result = score(DIZAINES, T(), takers)
+    assert result.marks[1] == 80
+
+
+# --------------------------------------------------------------------------- bazar (source 004)
+
+def test_bazar_fall_gives_162_to_the_other_side():
+    """Bazar: the takers must make at least 82 and their bid, else 162 go to the other side (bazar, source 004)."""
+    result = score(BAZAR, Contract(80, 1, 0), 81)
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 162}
+    result = score(BAZAR, Contract(120, 1, 0), 110)
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 162}
+
+
+def test_bazar_announcements_count_toward_the_bid():
+    """Bazar: announcements count toward the contract: « 12 de cœur » with a tierce (2) needs 100 in cards
+    (bazar, source 004)."""
+    assert score(BAZAR, Contract(120, 1, 0), 100, announcements={0: 20}).outcome == "made"
+    assert score(BAZAR, Contract(120, 1, 0), 99, announcements={0: 20}).outcome == "chute"
+
+
+def test_bazar_contre_doubles_surcontre_quadruples():
+    """Bazar: a contre doubles the points of the side that wins, a surcontre quadruples the takers' points
+    (bazar, source 004)."""
+    assert score(BAZAR, Contract(100, 1, 0, level=1), 110).marks == {0: 220, 1: 52}
+    assert score(BAZAR, Contract(100, 1, 0, level=1), 90).marks == {0: 0, 1: 324}
+    assert score(BAZAR, Contract(100, 1, 0, level=2), 110).marks == {0: 440, 1: 52}
+
+
+# --------------------------------------------------------------------------- three players
+
+TROIS = Ruleset.preset("trois")
+
+
+def test_three_players_taker_must_beat_the_two_others_together():
+    """Three players: by default the taker must score more than the two others together (NOTES.md: three
+    players; rules.py three_player_goal 'half')."""
+    made = score_deal(TROIS, DealFacts(Contract(0, 1, 0), {0: 90, 1: 40, 2: 32}))
+    assert made.outcome == "made"
+    assert made.marks == {0: 90, 1: 40, 2: 32}
+    fell = score_deal(TROIS, DealFacts(Contract(0, 1, 0), {0: 80, 1: 50, 2: 32}))
+    assert fell.outcome == "chute"
+    assert fell.marks[0] == 0
+    assert sum(fell.marks.values()) == 162
+
+
+def test_three_players_option_beat_each_opponent():
+    """Option three_player_goal='each': the taker need only beat each of the two others (rules.py doc)."""
+    rules = TROIS.replace(three_player_goal="each")
+    assert score_deal(rules, DealFacts(Contract(0, 1, 0), {0: 70, 1: 50, 2: 42})).outcome == "made"
