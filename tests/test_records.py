@@ -181,7 +181,7 @@ def test_position_errors_are_clear() -> None:
 
 def test_an_ending_can_be_set_up_from_a_position() -> None:
     """A two-trick ending: the deal plays on from the snapshot and scores."""
-    text = "coinche N play A7.../.A7../..A7./...A7 80S@N N:- 100,42 6,0 -;0,0,0,0 =0,0 -"
+    text = "coinche N play A7.../.A7../..A7./...A7 80S@N N:- 108,0 6,0 -;0,0,0,0 =0,0 -"
     deal = Deal.from_position(text)
     assert deal.turn == 0 and deal.trick_number == 6
     for card in ["AS", "AH", "7D", "AC", "7S", "7H", "AD", "7C"]:

@@ -382,6 +382,20 @@ class Deal:
         """Tricks completed so far."""
         return self._base_tricks + len(self._tricks) if self.phase is not Phase.AUCTION else 0
 
+    def tricks_won(self) -> dict[int, int]:
+        """Tricks won so far by each side."""
+        if self.phase is Phase.AUCTION:
+            return {s: 0 for s in self.rules.sides}
+        return {s: self._won[s] for s in self.rules.sides}
+
+    @property
+    def must_declare(self) -> bool:
+        """The player to move holds announcements and must first declare them (or none)."""
+        if self.phase is not Phase.PLAY or not self._decl_open:
+            return False
+        seat = (self._leader + len(self._trick)) % self._n
+        return self._declared[seat] is None and bool(self._best[seat])
+
     def points(self) -> dict[int, int]:
         """Card points won so far by each side (dix de der once the last trick is won)."""
         if self.phase is Phase.AUCTION:

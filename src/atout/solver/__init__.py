@@ -1,0 +1,216 @@
+"""An exact double-dummy solver for every variant and play mode.
+
+Given a deal in its play phase, with every hand visible, the solver says for each
+legal card of the player to move how many card points his side will take from
+here on under perfect play by everyone (the cards of the trick in progress, later
+tricks, the dix de der, and the capot's bonus up to ``capot_points``). With three
+players the two defenders count as one side. A :class:`Solver` keeps its
+transposition table between successive calls on the same deal.
+
+>>> from atout import Deal, Ruleset
+>>> ending = "coinche N play A7.../.A7../..A7./...A7 80S@N N:- 108,0 6,0 -;0,0,0,0 =0,0 -"
+>>> deal = Deal.from_position(ending)                 # North-South won 6 tricks; spades are trump
+>>> solver = Solver(deal.rules)
+>>> solution = solver.solve(deal)
+>>> {str(card): value for card, value in solution.values.items()}  # 44 card points left + the capot's 100
+{'7♠': 144, 'A♠': 144}
+>>> solver.can_reach(deal, side=0, points=252), solver.can_reach(deal, side=1, points=1)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from atout.actions import Play
+from atout.cards import ALL_CARDS, Card
+from atout.deal import Deal, Phase
+from atout.errors import AtoutError
+from atout.fast import mode_of
+from atout.fast.kernels import card_points
+from atout.play import trick_winner_index
+from atout.rules import Ruleset
+from atout.solver import search as core
+from atout.tables import play_mode
+
+__all__ = ["Position", "Solution", "Solver", "position_of"]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A play-phase position in the solver's terms."""
+
+    hands: tuple[int, ...]
+    leader: int
+    trick: tuple[int, ...]
+    tricks_left: int
+    capot: tuple[bool, bool]
+    seat_side: tuple[int, ...]
+    mode: int
+    capot_bonus: int
+    #: Card points each solver side (0, 1) has taken so far.
+    taken: tuple[int, int]
+
+    @property
+    def mover(self) -> int:
+        return (self.leader + len(self.trick)) % len(self.hands)
+
+
+def position_of(deal: Deal) -> Position:
+    """The solver's view of a deal in its play phase; raises :class:`AtoutError` otherwise."""
+    if deal.phase is not Phase.PLAY or deal.contract is None:
+        raise AtoutError("the solver needs a deal in its play phase")
+    if deal.must_declare:
+        raise AtoutError("the player to move must first declare his announcements")
+    rules = deal.rules
+    n = rules.players
+    if n == 4:
+        seat_side = tuple(s & 1 for s in range(4))
+    elif n == 3:
+        seat_side = tuple(0 if s == deal.contract.taker else 1 for s in range(3))
+    else:
+        seat_side = (0, 1)
+    trick = deal.current_trick
+    leader = trick[0][0] if trick else deal.turn
+    assert leader is not None
+    done = deal.trick_number
+    won = {0: 0, 1: 0}
+    taken = [0, 0]
+    for side, count in deal.tricks_won().items():
+        solver_side = seat_side[side] if n == 3 else side
+        won[solver_side] += count
+    for side, value in deal.points().items():
+        solver_side = seat_side[side] if n == 3 else side
+        taken[solver_side] += value
+    mode = mode_of(deal.contract.strain, rules)
+    hands = tuple(deal.hand_mask(s) for s in range(n))
+    in_play = sum(taken) + sum(card_points(h, mode) for h in hands) + sum(
+        play_mode(deal.contract.strain, rules.ta_values).points[c] for _, c in trick)
+    return Position(hands, leader, tuple(int(c) for _, c in trick), rules.hand_size - done,
+                    (won[0] == done, won[1] == done), seat_side, mode, rules.capot_points - in_play,
+                    (taken[0], taken[1]))
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The values of the legal cards for the side to move, and the best card."""
+
+    values: dict[Card, int]
+    side: int
+    nodes: int
+
+    @property
+    def best(self) -> Card:
+        return max(self.values, key=lambda c: (self.values[c], -c))
+
+    @property
+    def value(self) -> int:
+        return max(self.values.values())
+
+
+class Solver:
+    """Double-dummy solver for one ruleset; reuses its table across calls on the same deal.
+
+    ``table_bits`` sets the transposition table's size (2**bits entries, 16 bytes each).
+    """
+
+    def __init__(self, rules: Ruleset, table_bits: int = 20) -> None:
+        if not 10 <= table_bits <= 26:
+            raise AtoutError(f"table_bits must be between 10 and 26, not {table_bits}")
+        self.rules = rules
+        size = 1 << table_bits
+        self._table = np.zeros((size, 2), np.int64)
+        self._ctx = np.zeros(core.CTX_SIZE, np.int64)
+        self._ctx[core.KILLERS:] = -1
+        self._ctx[core.TT_BITS] = table_bits
+        self._ctx[core.PLAYERS] = rules.players
+        self._ctx[core.PARTNERS] = int(rules.players == 4)
+        self._ctx[core.OVER_PARTNER] = int(rules.overtrump_partner)
+        self._ctx[core.UNDERTRUMP] = int(rules.must_undertrump)
+        self._identity: tuple[object, ...] | None = None
+        self._tricks = np.zeros((rules.hand_size + 1, 4), np.int64)
+        self._seat_side = np.zeros(rules.players, np.int64)
+
+    # --------------------------------------------------------------- queries
+    def solve(self, deal: Deal) -> Solution:
+        """The value of every legal card of the player to move (equal cards share a value)."""
+        pos = self._prepare(deal)
+        me = pos.seat_side[pos.mover]
+        cards = self._root_cards(deal)
+        values = np.zeros(len(cards), np.int64)
+        self._ctx[core.NODES] = 0
+        self._ctx[core.ME] = me
+        hands, win = self._load(pos)
+        core.solve_moves(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
+                         pos.capot[1], np.array(cards, np.int64), self._seat_side, self._ctx, self._table, values)
+        by_card = sorted(zip(cards, values, strict=True))
+        return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
+
+    def value(self, deal: Deal, side: int | None = None) -> int:
+        """Card points ``side`` (default: the side to move) takes from here on with best play."""
+        pos = self._prepare(deal)
+        self._ctx[core.ME] = pos.seat_side[pos.mover] if side is None else self._solver_side(pos, side)
+        hands, win = self._load(pos)
+        upper = core.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
+        return int(core.exact(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
+                              pos.capot[1], 0, upper, 0, self._seat_side, self._ctx, self._table))
+
+    def can_reach(self, deal: Deal, side: int, points: int) -> bool:
+        """Threshold query: can ``side`` end the deal with at least ``points`` card points?
+
+        ``side`` is a scoring side of the ruleset (with three players, the taker's seat
+        or a defender's, both defenders counting together).
+        """
+        pos = self._prepare(deal)
+        me = self._solver_side(pos, side)
+        need = points - pos.taken[me]
+        if need <= 0:
+            return True
+        self._ctx[core.ME] = me
+        hands, win = self._load(pos)
+        found = core.search(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
+                            pos.capot[1], need - 1, need, self._seat_side, self._ctx, self._table)
+        return bool(found >= need)
+
+    # -------------------------------------------------------------- internals
+    def _solver_side(self, pos: Position, side: int) -> int:
+        if self.rules.players == 3:
+            return pos.seat_side[side]
+        if side not in (0, 1):
+            raise AtoutError(f"side must be 0 or 1, not {side!r}")
+        return side
+
+    def _prepare(self, deal: Deal) -> Position:
+        if deal.rules != self.rules:
+            raise AtoutError("this solver was made for other rules than the deal's")
+        pos = position_of(deal)
+        identity = (tuple(deal.initial_hands), deal.contract, self.rules.fingerprint)
+        if identity != self._identity:
+            self._identity = identity
+            self._ctx[core.GENERATION] += 1
+            if self._ctx[core.GENERATION] >= 1 << 15:
+                self._table[:] = 0
+                self._ctx[core.GENERATION] = 1
+        self._ctx[core.MODE] = pos.mode
+        self._ctx[core.CAPOT_BONUS] = pos.capot_bonus
+        self._seat_side[:] = pos.seat_side
+        return pos
+
+    def _root_cards(self, deal: Deal) -> list[int]:
+        """The legal cards, strongest of each suit first (so a touching lower card can share its value)."""
+        assert deal.contract is not None
+        strength = play_mode(deal.contract.strain, self.rules.ta_values).strength
+        cards = {int(a.card) for a in deal.legal_actions() if isinstance(a, Play)}
+        return sorted(cards, key=lambda c: (c >> 3, -strength[c]))
+
+    def _load(self, pos: Position) -> tuple[np.ndarray, int]:
+        """Copy the position into the search's arrays; return the hands and the trick's winning index."""
+        row = self._tricks[pos.tricks_left]
+        for i, card in enumerate(pos.trick):
+            row[i] = card
+        win = 0
+        if pos.trick:
+            win = trick_winner_index(list(pos.trick), play_mode(min(pos.mode, 5), self.rules.ta_values))
+        return np.array(pos.hands, np.int64), win

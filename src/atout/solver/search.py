@@ -1,0 +1,571 @@
+"""The double-dummy search: alpha-beta over single cards with a transposition table.
+
+Values are the card points the side ``me`` takes from a node on: the cards of the
+trick in progress, every later trick, and the last trick's bonus (10, or what
+makes a capot worth ``capot_points`` when one side takes every trick of the deal).
+Both sides' preferences agree with this one scalar (a side never prefers to give
+the other more points), so the two sides play max and min on it.
+
+Techniques: a transposition table at trick boundaries (key: the cards still in
+play, the leader, which sides have won every trick so far, ``me``; two bounds and
+the best card), move ordering (the table's card first, then winning and point
+heuristics), equivalent cards (touching cards of one suit in one hand, of equal
+points, are searched once), a quick upper bound from the points left, and
+zero-window searches driven from Python for exact values and thresholds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from atout.fast.kernels import ABOVE, POINTS, STRENGTH, beats, legal_mask, lowest
+
+#: Slots of the context array ``ctx`` shared by every call of one search.
+PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, TT_BITS, NODES = range(10)
+#: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
+#: best card << 32 | leader, capot flags and side << 40 | generation << 48.
+#: ``ctx[KILLERS + 4 * tricks_left + count]``: the last card that caused a cut-off at that point of a trick.
+KILLERS = 16
+CTX_SIZE = KILLERS + 4 * 12
+INF = 10_000
+
+
+@njit(cache=True, inline="always")
+def _follow_score(card: int, winning_card: int, partner_holds: bool, last: bool, mode: int) -> int:
+    """How good a card looks for a player who is not leading (a higher score first)."""
+    pts = POINTS[mode, card]
+    if beats(card, winning_card, mode):
+        if partner_holds:
+            return 300 + pts
+        if last:
+            return 2000 + pts * 4 - STRENGTH[mode, card]
+        return 1500 + STRENGTH[mode, card] + pts
+    if partner_holds:
+        return 900 + pts * 4
+    return 500 - pts * 4 - STRENGTH[mode, card]
+
+
+@njit(cache=True)
+def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: int, card: int,
+                 seat_side: np.ndarray, players: int, mode: int, ctx: np.ndarray, cards: np.ndarray) -> int:
+    """Play ``card`` and let the others answer with their best-looking card: the points the
+    mover's side wins in the trick (negative if it loses them). ``cards`` is scratch space."""
+    for i in range(count):
+        cards[i] = trick[i]
+    cards[count] = card
+    w = win
+    if count > 0 and beats(card, cards[w], mode):
+        w = count
+    for j in range(count + 1, players):
+        seat = (leader + j) % players
+        side = seat_side[seat]
+        partner_winning = ctx[PARTNERS] == 1 and j >= 2 and w == j - 2
+        legal = legal_mask(hands[seat], cards[0], cards[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
+                           ctx[UNDERTRUMP] == 1)
+        holds = seat_side[(leader + w) % players] == side
+        best = -1
+        best_score = -(1 << 30)
+        m = legal
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            sc = _follow_score(c, cards[w], holds, j == players - 1, mode)
+            if sc > best_score:
+                best_score = sc
+                best = c
+        cards[j] = best
+        if beats(best, cards[w], mode):
+            w = j
+    points = 0
+    for i in range(players):
+        points += POINTS[mode, cards[i]]
+    mover_side = seat_side[(leader + count) % players]
+    return points if seat_side[(leader + w) % players] == mover_side else -points
+
+
+@njit(cache=True)
+def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, count: int, win: int,
+           seat_side: np.ndarray, leader: int, players: int, mode: int, moves: np.ndarray, ctx: np.ndarray,
+           scratch: np.ndarray) -> int:
+    """Fill ``moves`` with the cards worth searching, best guesses first; return how many.
+
+    The leader's and the second player's cards are ordered by what they win in the
+    trick if everyone after answers with his best-looking card; later players' by
+    simple rules (win cheaply, give points to a partner who holds the trick, else
+    discard low)."""
+    scores = scratch[:8]
+    in_play = remaining
+    for i in range(count):
+        in_play |= 1 << trick[i]
+    seat = (leader + count) % players
+    mover_side = seat_side[seat]
+    n = 0
+    m = legal
+    while m:
+        card = lowest(m)
+        m &= m - 1
+        # Equivalent cards: skip a card whose next higher card still in play (in a hand or on
+        # the table) in its suit is also ours, legal and worth the same points.
+        up = ABOVE[mode, card] & in_play
+        if up:
+            nxt = -1
+            best_strength = 1 << 20
+            u = up
+            while u:
+                c = lowest(u)
+                u &= u - 1
+                if STRENGTH[mode, c] < best_strength:
+                    best_strength = STRENGTH[mode, c]
+                    nxt = c
+            if (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
+                continue
+        if count <= 1 and players > 2:
+            score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx,
+                                 scratch[8:12]) * 64 \
+                + STRENGTH[mode, card]
+        else:
+            holds = seat_side[(leader + win) % players] == mover_side
+            score = _follow_score(card, trick[win], holds, count == players - 1, mode) if count else \
+                STRENGTH[mode, card] + POINTS[mode, card] * 4
+        # insertion sort, highest score first
+        i = n
+        while i > 0 and scores[i - 1] < score:
+            scores[i] = scores[i - 1]
+            moves[i] = moves[i - 1]
+            i -= 1
+        scores[i] = score
+        moves[i] = card
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _tt_index(key: int, bits: int) -> int:
+    """A slot of the table for ``key`` (int64 arithmetic, wrapping on overflow)."""
+    h = key * 0x2545F4914F6CDD1D
+    h ^= h >> 29
+    return h & ((1 << bits) - 1)
+
+
+def _strength_orders() -> np.ndarray:
+    """For each mode and suit, the cards of the suit from strongest to weakest."""
+    out = np.zeros((7, 4, 8), np.int64)
+    for mode in range(7):
+        for suit in range(4):
+            cards = sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -STRENGTH[mode, c])
+            out[mode, suit] = cards
+    return out
+
+
+_BY_STRENGTH = _strength_orders()
+
+
+@njit(cache=True)
+def _sure_points(hands: np.ndarray, players: int, seat_side: np.ndarray, me: int, mode: int
+                 ) -> tuple[int, int]:
+    """Points sure for ``me`` and sure for the other side.
+
+    Only the top trumps are sure: a run of the highest remaining trumps held by one
+    side wins whenever played, while any other card may have to be discarded."""
+    sure_me = 0
+    sure_them = 0
+    if mode >= 4:
+        return sure_me, sure_them
+    side0 = 0
+    side1 = 0
+    for s in range(players):
+        if seat_side[s] == 0:
+            side0 |= hands[s]
+        else:
+            side1 |= hands[s]
+    remaining = side0 | side1
+    top_side = -1
+    for k in range(8):
+        c = _BY_STRENGTH[mode, mode, k]
+        if not (remaining >> c) & 1:
+            continue
+        side = 0 if (side0 >> c) & 1 else 1
+        if top_side < 0:
+            top_side = side
+        if side != top_side:
+            break
+        if side == me:
+            sure_me += POINTS[mode, c]
+        else:
+            sure_them += POINTS[mode, c]
+    return sure_me, sure_them
+
+
+_ENTER, _NEXT, _RETURN = 0, 1, 2
+#: Deepest stack: every card of the largest deal, plus the root.
+_MAX_DEPTH = 40
+
+
+@njit(cache=True)
+def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
+           capot0: bool, capot1: bool, alpha: int, beta: int, seat_side: np.ndarray, ctx: np.ndarray,
+           table: np.ndarray) -> int:
+    """Points side ``ctx[ME]`` takes from this node, searched in the window (alpha, beta) (fail-soft).
+
+    ``tricks[tricks_left]`` holds the cards of the trick in progress (``count`` of them,
+    ``win`` the index of the one holding it); deeper tricks use lower rows. The search
+    is iterative (an explicit stack), as numba cannot cache recursive functions.
+    """
+    players = ctx[PLAYERS]
+    mode = ctx[MODE]
+    me = ctx[ME]
+    capot_bonus = ctx[CAPOT_BONUS]
+    # The stack, one entry per node on the current line of play.
+    st_leader = np.empty(_MAX_DEPTH, np.int64)
+    st_count = np.empty(_MAX_DEPTH, np.int64)
+    st_win = np.empty(_MAX_DEPTH, np.int64)
+    st_left = np.empty(_MAX_DEPTH, np.int64)
+    st_c0 = np.empty(_MAX_DEPTH, np.bool_)
+    st_c1 = np.empty(_MAX_DEPTH, np.bool_)
+    st_alpha = np.empty(_MAX_DEPTH, np.int64)
+    st_beta = np.empty(_MAX_DEPTH, np.int64)
+    st_alpha0 = np.empty(_MAX_DEPTH, np.int64)
+    st_beta0 = np.empty(_MAX_DEPTH, np.int64)
+    st_best = np.empty(_MAX_DEPTH, np.int64)
+    st_best_card = np.empty(_MAX_DEPTH, np.int64)
+    st_slot = np.empty(_MAX_DEPTH, np.int64)
+    st_key = np.empty(_MAX_DEPTH, np.int64)
+    st_seat = np.empty(_MAX_DEPTH, np.int64)
+    st_hand = np.empty(_MAX_DEPTH, np.int64)
+    st_n = np.empty(_MAX_DEPTH, np.int64)
+    st_i = np.empty(_MAX_DEPTH, np.int64)
+    st_gained = np.empty(_MAX_DEPTH, np.int64)
+    st_moves = np.empty((_MAX_DEPTH, 9), np.int64)
+    st_staged = np.empty(_MAX_DEPTH, np.int64)
+    st_legal = np.empty(_MAX_DEPTH, np.int64)
+    scratch = np.empty(16, np.int64)
+    st_rem = np.empty(_MAX_DEPTH, np.int64)
+    st_pts = np.empty(_MAX_DEPTH, np.int64)
+    st_meta = np.empty(_MAX_DEPTH, np.int64)
+
+    d = 0
+    st_leader[0] = leader
+    st_count[0] = count
+    st_win[0] = win
+    st_left[0] = tricks_left
+    st_c0[0] = capot0
+    st_c1[0] = capot1
+    st_alpha[0] = alpha
+    st_beta[0] = beta
+    st_gained[0] = 0
+    rem = 0
+    for s in range(players):
+        rem |= hands[s]
+    st_rem[0] = rem
+    pts = 0
+    while rem:
+        c = lowest(rem)
+        rem &= rem - 1
+        pts += POINTS[mode, c]
+    st_pts[0] = pts
+    action = _ENTER
+    value = 0
+    while True:
+        if action == _ENTER:
+            ctx[NODES] += 1
+            lead = st_leader[d]
+            cnt = st_count[d]
+            left = st_left[d]
+            a = st_alpha[d]
+            b = st_beta[d]
+            remaining = st_rem[d]
+            st_slot[d] = -1
+            tt_best = -1
+            action = _NEXT
+            if cnt == 0:
+                if left == 0:
+                    value = 0
+                    action = _RETURN
+                else:
+                    key = remaining
+                    meta = lead | (int(st_c0[d]) << 2) | (int(st_c1[d]) << 3) | (me << 4) | (ctx[GENERATION] << 8)
+                    slot = _tt_index(key ^ (meta * 0x9E3779B1), ctx[TT_BITS])
+                    st_slot[d] = slot
+                    st_key[d] = key
+                    st_meta[d] = meta
+                    entry = table[slot, 1]
+                    if table[slot, 0] == key and (entry >> 40) == meta:
+                        lo = entry & 0xFFFF
+                        hi = (entry >> 16) & 0xFFFF
+                        tt_best = (entry >> 32) & 0xFF
+                        if tt_best >= 32:
+                            tt_best = -1
+                        if lo >= b:
+                            value = lo
+                            action = _RETURN
+                        elif hi <= a:
+                            value = hi
+                            action = _RETURN
+                        else:
+                            if lo > a:
+                                a = lo
+                            if hi < b:
+                                b = hi
+                    if action == _NEXT:
+                        # Bounds without search: masters are sure to win their trick, so their
+                        # points are sure for their side; the rest and the best bonus may go either way.
+                        sure_me, sure_them = _sure_points(hands, players, seat_side, me, mode)
+                        most = st_pts[d] - sure_them + (capot_bonus if (st_c0[d] if me == 0 else st_c1[d]) else 10)
+                        if most <= a:
+                            value = most
+                            action = _RETURN
+                            st_slot[d] = -1
+                        elif sure_me >= b:
+                            value = sure_me
+                            action = _RETURN
+                            st_slot[d] = -1
+            if action == _NEXT:
+                trick = tricks[left]
+                seat = (lead + cnt) % players
+                hand = hands[seat]
+                if cnt == 0:
+                    legal = hand
+                else:
+                    w = st_win[d]
+                    partner_winning = ctx[PARTNERS] == 1 and cnt >= 2 and w == cnt - 2
+                    legal = legal_mask(hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
+                                       ctx[UNDERTRUMP] == 1)
+                moves = st_moves[d]
+                # Staged generation: the table's card (trick start) or the killer card (later) is
+                # tried alone first; the others are ordered only if it does not cut off.
+                first = tt_best if cnt == 0 else -1
+                if first >= 0 and (legal >> first) & 1:
+                    moves[0] = first
+                    n = 1
+                    st_staged[d] = first
+                else:
+                    n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
+                               moves, ctx, scratch)
+                    st_staged[d] = -1
+                st_legal[d] = legal
+                st_n[d] = n
+                st_i[d] = 0
+                st_seat[d] = seat
+                st_hand[d] = hand
+                st_alpha[d] = a
+                st_beta[d] = b
+                st_alpha0[d] = a
+                st_beta0[d] = b
+                st_best[d] = -INF if seat_side[seat] == me else INF
+                st_best_card[d] = moves[0]
+        if action == _NEXT:
+            if st_i[d] == st_n[d] and st_staged[d] >= 0 and st_alpha[d] < st_beta[d]:
+                first = st_staged[d]
+                st_staged[d] = -1
+                rest = st_moves[d, 1:]
+                remaining = st_rem[d]
+                k = _order(st_legal[d] & ~(1 << first), hands, remaining, tricks[st_left[d]], st_count[d],
+                           st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch)
+                st_n[d] = 1 + k
+            if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
+                card = st_moves[d, st_i[d]]
+                seat = st_seat[d]
+                cnt = st_count[d]
+                left = st_left[d]
+                trick = tricks[left]
+                hands[seat] = st_hand[d] & ~(1 << card)
+                trick[cnt] = card
+                w = st_win[d]
+                if cnt > 0 and beats(card, trick[w], mode):
+                    w = cnt
+                if cnt + 1 == players:
+                    winner = (st_leader[d] + w) % players
+                    wside = seat_side[winner]
+                    points = 0
+                    for k in range(players):
+                        points += POINTS[mode, trick[k]]
+                    c0 = st_c0[d] and wside == 0
+                    c1 = st_c1[d] and wside == 1
+                    if left == 1:
+                        points += capot_bonus if (c0 or c1) else 10
+                    gained = points if wside == me else 0
+                    st_leader[d + 1] = winner
+                    st_count[d + 1] = 0
+                    st_win[d + 1] = 0
+                    st_left[d + 1] = left - 1
+                    st_c0[d + 1] = c0
+                    st_c1[d + 1] = c1
+                else:
+                    gained = 0
+                    st_leader[d + 1] = st_leader[d]
+                    st_count[d + 1] = cnt + 1
+                    st_win[d + 1] = w
+                    st_left[d + 1] = left
+                    st_c0[d + 1] = st_c0[d]
+                    st_c1[d + 1] = st_c1[d]
+                st_gained[d + 1] = gained
+                st_rem[d + 1] = st_rem[d] & ~(1 << card)
+                st_pts[d + 1] = st_pts[d] - POINTS[mode, card]
+                st_alpha[d + 1] = st_alpha[d] - gained
+                st_beta[d + 1] = st_beta[d] - gained
+                d += 1
+                action = _ENTER
+                continue
+            # Every move tried (or a cut-off): store the result at a trick boundary.
+            best = st_best[d]
+            slot = st_slot[d]
+            if slot >= 0:
+                key = st_key[d]
+                meta = st_meta[d]
+                entry = table[slot, 1]
+                if table[slot, 0] == key and (entry >> 40) == meta:
+                    lo = entry & 0xFFFF
+                    hi = (entry >> 16) & 0xFFFF
+                    move = (entry >> 32) & 0xFF
+                else:
+                    lo = 0
+                    hi = INF
+                    move = 255
+                if best <= st_alpha0[d]:
+                    hi = best
+                else:
+                    move = st_best_card[d]
+                    lo = best
+                    if best < st_beta0[d]:
+                        hi = best
+                table[slot, 0] = key
+                table[slot, 1] = lo | (hi << 16) | (move << 32) | (meta << 40)
+            value = best
+            action = _RETURN
+        if action == _RETURN:
+            if d == 0:
+                return value
+            v = value + st_gained[d]
+            d -= 1
+            seat = st_seat[d]
+            hands[seat] = st_hand[d]
+            card = st_moves[d, st_i[d]]
+            if seat_side[seat] == me:
+                if v > st_best[d]:
+                    st_best[d] = v
+                    st_best_card[d] = card
+                if v > st_alpha[d]:
+                    st_alpha[d] = v
+            else:
+                if v < st_best[d]:
+                    st_best[d] = v
+                    st_best_card[d] = card
+                if v < st_beta[d]:
+                    st_beta[d] = v
+            if st_alpha[d] >= st_beta[d] and st_count[d] > 0:
+                ctx[KILLERS + 4 * st_left[d] + st_count[d]] = card
+            st_i[d] += 1
+            action = _NEXT
+
+
+@njit(cache=True)
+def upper_bound(hands: np.ndarray, tricks: np.ndarray, count: int, tricks_left: int, ctx: np.ndarray) -> int:
+    """More than any side can take from a node: every point in play and the largest bonus, plus one."""
+    mode = ctx[MODE]
+    upper = max(ctx[CAPOT_BONUS], 10) + 1
+    for s in range(ctx[PLAYERS]):
+        m = hands[s]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            upper += POINTS[mode, c]
+    for i in range(count):
+        upper += POINTS[mode, tricks[tricks_left, i]]
+    return upper
+
+
+@njit(cache=True)
+def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
+          capot0: bool, capot1: bool, lower: int, upper: int, probe: int, seat_side: np.ndarray, ctx: np.ndarray,
+          table: np.ndarray) -> int:
+    """The exact value of a node known to lie in [lower, upper), by zero-window searches: the
+    first at ``probe``, then bisecting what the fail-soft bounds leave (plain MTD(f) would climb
+    one point per search, as a fail-high seldom returns more than the bound it was asked)."""
+    b = min(max(probe, lower + 1), upper - 1)
+    while lower + 1 < upper:
+        g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx,
+                   table)
+        if g >= b:
+            lower = g
+        else:
+            upper = g + 1
+        b = (lower + upper + 1) // 2
+    return lower
+
+
+@njit(cache=True)
+def _equivalent_above(card: int, done: np.ndarray, in_play: int, mode: int) -> int:
+    """Index in ``done`` of a card touching ``card`` from above (the next card still in play in its
+    suit) and worth the same points, whose value is then the same (-1: none)."""
+    up = ABOVE[mode, card] & in_play
+    if up == 0:
+        return -1
+    nxt = -1
+    best_strength = 1 << 20
+    while up:
+        c = lowest(up)
+        up &= up - 1
+        if STRENGTH[mode, c] < best_strength:
+            best_strength = STRENGTH[mode, c]
+            nxt = c
+    if POINTS[mode, nxt] != POINTS[mode, card]:
+        return -1
+    for j in range(len(done)):
+        if done[j] == nxt:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
+                capot0: bool, capot1: bool, cards: np.ndarray, seat_side: np.ndarray, ctx: np.ndarray,
+                table: np.ndarray, out: np.ndarray) -> None:
+    """The exact value, for the mover's side (``ctx[ME]``), of playing each of ``cards``.
+
+    The position's own value V is found first; then each card is probed at V (no card is worth
+    more, so one search settles the best ones) and bisected below it otherwise."""
+    players = ctx[PLAYERS]
+    mode = ctx[MODE]
+    me = ctx[ME]
+    best = exact(hands, leader, tricks, count, win, tricks_left, capot0, capot1, 0,
+                 upper_bound(hands, tricks, count, tricks_left, ctx), 0, seat_side, ctx, table)
+    trick = tricks[tricks_left]
+    seat = (leader + count) % players
+    hand = hands[seat]
+    in_play = 0
+    for s in range(players):
+        in_play |= hands[s]
+    for i in range(count):
+        in_play |= 1 << trick[i]
+    for i in range(len(cards)):
+        card = cards[i]
+        twin = _equivalent_above(card, cards[:i], in_play, mode)
+        if twin >= 0:
+            out[i] = out[twin]
+            continue
+        hands[seat] = hand & ~(1 << card)
+        trick[count] = card
+        w = win
+        if count > 0 and beats(card, trick[w], mode):
+            w = count
+        if count + 1 == players:
+            winner = (leader + w) % players
+            wside = seat_side[winner]
+            points = 0
+            for k in range(players):
+                points += POINTS[mode, trick[k]]
+            c0 = capot0 and wside == 0
+            c1 = capot1 and wside == 1
+            if tricks_left == 1:
+                points += ctx[CAPOT_BONUS] if (c0 or c1) else 10
+            gained = points if wside == me else 0
+            rest = 0
+            if tricks_left > 1:
+                rest = exact(hands, winner, tricks, 0, 0, tricks_left - 1, c0, c1, 0, best - gained + 1,
+                             best - gained, seat_side, ctx, table)
+            out[i] = gained + rest
+        else:
+            out[i] = exact(hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, best + 1, best,
+                           seat_side, ctx, table)
+        hands[seat] = hand

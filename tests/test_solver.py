@@ -1,0 +1,134 @@
+"""The double-dummy solver: exact against a plain minimax, consistent along its own best play,
+and tied to the rules core."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from atout import AtoutError, Deal, Phase, Ruleset
+from atout.solver import Solver, position_of
+from solver_reference import random_positions, reference_value
+
+#: (preset, options, strain): every play mode, every table size, the card-play options.
+MODES = [
+    ("coinche", {}, 1),
+    ("coinche", {"sans_atout": True}, 4),
+    ("coinche", {"tout_atout": True}, 5),
+    ("coinche", {"tout_atout": True, "ta_values": "funbelote", "overtrump_partner": False}, 5),
+    ("coinche", {"must_undertrump": True, "overtrump_partner": False, "capot_points": 250}, 0),
+    ("classique", {}, 2),
+    ("trois", {}, 3),
+    ("deux", {}, 1),
+]
+
+
+@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
+                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
+def test_solver_matches_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
+    """0 mismatches on 1,000 random positions with at most four tricks left."""
+    rules = Ruleset.preset(preset, **options)
+    solver = Solver(rules, table_bits=16)
+    checked = 0
+    for deal in random_positions(rules, strain, 1000, seed=strain + 10 * len(options), min_done=rules.hand_size - 4):
+        solution = solver.solve(deal)
+        pos = position_of(deal)
+        for card, value in solution.values.items():
+            assert value == reference_value(rules, pos, card), deal.position()
+            checked += 1
+    assert checked >= 1000
+
+
+def _pv_is_consistent(rules: Ruleset, deal: Deal, solver: Solver) -> None:
+    """Along the best play, each side's value is what it takes next plus its value after."""
+    while deal.phase is Phase.PLAY:
+        if deal.must_declare:
+            deal.apply("ann:-")
+            continue
+        solution = solver.solve(deal)
+        side = solution.side
+        pos = position_of(deal)
+        before = pos.taken[side]
+        best = solution.best
+        belote = [a for a in deal.legal_actions() if getattr(a, "card", None) == best]
+        deal.apply(belote[0])
+        if deal.phase is Phase.DONE:
+            assert deal.result is not None
+            final = deal.result.card_points
+            ours = sum(v for s, v in final.items() if (position_side(rules, deal, s) == side))
+            assert ours - before == solution.value
+            return
+        after = position_of(deal)
+        assert solver.value(deal, side=side_of_solver(rules, deal, side)) + after.taken[side] - before == \
+            solution.value
+
+
+def position_side(rules: Ruleset, deal: Deal, scoring_side: int) -> int:
+    if rules.players == 3:
+        assert deal.contract is not None
+        return 0 if scoring_side == deal.contract.taker else 1
+    return scoring_side
+
+
+def side_of_solver(rules: Ruleset, deal: Deal, solver_side: int) -> int:
+    """A scoring side that maps onto ``solver_side`` (a defender's seat with three players)."""
+    if rules.players == 3:
+        assert deal.contract is not None
+        taker = deal.contract.taker
+        return taker if solver_side == 0 else (taker + 1) % 3
+    return solver_side
+
+
+@pytest.mark.parametrize("preset", ["coinche", "trois"])
+def test_values_are_consistent_along_the_principal_variation(preset: str) -> None:
+    rules = Ruleset.preset(preset)
+    solver = Solver(rules)
+    for deal in random_positions(rules, 0, 3, seed=5, min_done=3):
+        _pv_is_consistent(rules, deal, solver)
+
+
+def test_threshold_query_agrees_with_the_value() -> None:
+    rules = Ruleset.preset("coinche")
+    solver = Solver(rules, table_bits=16)
+    for deal in random_positions(rules, 1, 40, seed=9, min_done=4):
+        for side in (0, 1):
+            best = solver.value(deal, side=side) + deal.points()[side]
+            assert solver.can_reach(deal, side, best)
+            assert not solver.can_reach(deal, side, best + 1)
+
+
+def test_full_deal_from_trick_one() -> None:
+    """A whole deal: the value of the best card equals what best play then takes."""
+    rules = Ruleset.preset("coinche")
+    deal = Deal.new(rules, dealer=0, seed=12)
+    for call in ("80H", "P", "P", "P"):
+        deal.apply(call)
+    solver = Solver(rules)
+    while deal.must_declare:
+        deal.apply("ann:-")
+    solution = solver.solve(deal)
+    assert set(int(c) for c in solution.values) == {a.card for a in deal.legal_actions()}  # type: ignore[attr-defined]
+    assert 0 <= solution.value <= 252
+
+
+def test_bad_positions_are_refused() -> None:
+    rules = Ruleset.preset("coinche")
+    solver = Solver(rules)
+    deal = Deal.new(rules, seed=1)
+    with pytest.raises(AtoutError, match="play phase"):
+        solver.solve(deal)
+    with pytest.raises(AtoutError, match="other rules"):
+        Solver(Ruleset.preset("contree")).solve(deal)
+    with pytest.raises(AtoutError, match="table_bits"):
+        Solver(rules, table_bits=40)
+    rng = random.Random(1)
+    for call in ("80S", "P", "P", "P"):
+        deal.apply(call)
+    if deal.must_declare:
+        with pytest.raises(AtoutError, match="declare"):
+            solver.solve(deal)
+    while deal.turn is not None:
+        deal.apply(rng.choice(deal.legal_actions()))
+    with pytest.raises(AtoutError, match="play phase"):
+        solver.solve(deal)
