@@ -36,14 +36,26 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    path = Path(args.file)
+    records = _read_records(Path(args.file), "referee")
+    if isinstance(records, int):
+        return records
+    for i, record in enumerate(records, start=1):
+        deal = record.replay()
+        if len(records) > 1:
+            print(f"# {i}")
+        print(deal_summary(deal, args.lang))
+    return 0
+
+
+def _read_records(path: Path, command: str) -> list[Record] | int:
+    """The records of a file, or an exit code after printing why they cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        print(f"atout referee: cannot read {path}: {err.strerror}", file=sys.stderr)
+        print(f"atout {command}: cannot read {path}: {err.strerror}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
-        print(f"atout referee: {path} is not UTF-8 text", file=sys.stderr)
+        print(f"atout {command}: {path} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
         records = [Record.from_json(text)] if text.lstrip().startswith("{") else read_records(text)
@@ -52,13 +64,24 @@ def _referee(args: argparse.Namespace) -> int:
         print(f"{where}: {err.detail}", file=sys.stderr)
         return 1
     if not records:
-        print(f"atout referee: {path} holds no record", file=sys.stderr)
+        print(f"atout {command}: {path} holds no record", file=sys.stderr)
         return 2
+    return records
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from atout.cli.text import analysis_lines
+    from atout.solver import Solver
+    from atout.solver.analysis import analyse
+
+    records = _read_records(Path(args.file), "analyse")
+    if isinstance(records, int):
+        return records
     for i, record in enumerate(records, start=1):
         deal = record.replay()
         if len(records) > 1:
             print(f"# {i}")
-        print(deal_summary(deal, args.lang))
+        print("\n".join(analysis_lines(deal, analyse(deal, Solver(deal.rules)), args.lang)))
     return 0
 
 
@@ -77,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     referee.add_argument("file", help="a record file (text or JSON)")
     referee.add_argument("--lang", default="fr", choices=("fr", "en"))
     referee.set_defaults(run=_referee)
+
+    analyse = sub.add_parser("analyse", aliases=["analyze"],
+                             help="the double-dummy value and cost of every card of a recorded deal")
+    analyse.add_argument("file", help="a record file (text or JSON)")
+    analyse.add_argument("--lang", default="fr", choices=("fr", "en"))
+    analyse.set_defaults(run=_analyse)
     return parser
 
 

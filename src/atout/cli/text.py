@@ -7,6 +7,7 @@ from atout.deal import Deal
 from atout.notation import seat_name
 from atout.record import side_label
 from atout.scoring import DealScore
+from atout.solver.analysis import CardAnalysis
 
 OUTCOMES = {
     "fr": {"made": "contrat réussi", "chute": "contrat chuté", "litige": "litige", "passed": "tout le monde passe"},
@@ -65,3 +66,25 @@ def deal_summary(deal: Deal, lang: str = "fr") -> str:
     out.append(f"{'Points des plis' if lang == 'fr' else 'Card points'}: {points}")
     out.extend(score_lines(deal, result.score, lang))
     return "\n".join(out)
+
+
+def analysis_lines(deal: Deal, analysis: list[CardAnalysis], lang: str = "fr") -> list[str]:
+    """One line per card played: value, best value, cost; then each side's total cost."""
+    fr = lang == "fr"
+    head = ("Pli", "Joueur", "Carte", "Valeur", "Meilleure", "Coût", "Meilleures cartes") if fr else \
+        ("Trick", "Seat", "Card", "Value", "Best", "Cost", "Best cards")
+    lines = ["{:>5}  {:<6}  {:<5}  {:>6}  {:>9}  {:>4}  {}".format(*head)]
+    lost: dict[int, int] = {}
+    for a in analysis:
+        best = " ".join(c.label(lang) for c in a.best_cards)
+        mark = ("  ← erreur" if fr else "  ← mistake") if a.mistake else ""
+        lines.append(f"{a.trick:>5}  {seat_name(deal.rules, a.seat, lang):<6}  {a.card.label(lang):<5}  "
+                     f"{a.value:>6}  {a.best:>9}  {a.cost:>4}  {best}{mark}")
+        side = deal.rules.side_of(a.seat)
+        lost[side] = lost.get(side, 0) + a.cost
+    for side, points in sorted(lost.items()):
+        word = "points perdus" if fr else "points lost"
+        mistakes = sum(1 for a in analysis if a.mistake and deal.rules.side_of(a.seat) == side)
+        errors = "erreur(s)" if fr else "mistake(s)"
+        lines.append(f"{side_name(deal, side, lang)}: {points} {word}, {mistakes} {errors}")
+    return lines

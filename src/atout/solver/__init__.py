@@ -183,7 +183,7 @@ class Solver:
         return side
 
     def _prepare(self, deal: Deal) -> Position:
-        if deal.rules != self.rules:
+        if deal.rules is not self.rules and deal.rules.fingerprint != self.rules.fingerprint:
             raise AtoutError("this solver was made for other rules than the deal's")
         pos = position_of(deal)
         identity = (tuple(deal.initial_hands), deal.contract, self.rules.fingerprint)

@@ -282,6 +282,22 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 if left == 0:
                     value = 0
                     action = _RETURN
+                elif left == 1:
+                    # The last trick plays itself: everyone holds one card.
+                    w = 0
+                    points = 0
+                    for k in range(players):
+                        c = lowest(hands[(lead + k) % players])
+                        trick_last = tricks[1]
+                        trick_last[k] = c
+                        points += POINTS[mode, c]
+                        if k > 0 and beats(c, trick_last[w], mode):
+                            w = k
+                    wside = seat_side[(lead + w) % players]
+                    capot = st_c0[d] if wside == 0 else st_c1[d]
+                    points += capot_bonus if capot else 10
+                    value = points if wside == me else 0
+                    action = _RETURN
                 else:
                     key = remaining
                     meta = lead | (int(st_c0[d]) << 2) | (int(st_c1[d]) << 3) | (me << 4) | (ctx[GENERATION] << 8)
