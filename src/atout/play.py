@@ -29,6 +29,8 @@ beat the card holding the trick if you can, else anything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from atout.cards import SUIT_MASKS, Card
 from atout.errors import IllegalAction
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, PlayMode
@@ -104,7 +106,7 @@ def illegal_card(card: int, hand: int, rule: str, led: int) -> IllegalAction:
     return IllegalAction(fr, en, code=rule)
 
 
-def trick_winner_index(cards: list[int], mode: PlayMode) -> int:
+def trick_winner_index(cards: Sequence[int], mode: PlayMode) -> int:
     """Index in ``cards`` (in play order) of the card that wins the trick."""
     best = 0
     for i in range(1, len(cards)):
@@ -113,7 +115,7 @@ def trick_winner_index(cards: list[int], mode: PlayMode) -> int:
     return best
 
 
-def trick_points(cards: list[int], mode: PlayMode) -> int:
+def trick_points(cards: Sequence[int], mode: PlayMode) -> int:
     points = mode.points
     return sum(points[c] for c in cards)
 

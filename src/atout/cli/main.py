@@ -85,6 +85,49 @@ def _analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from atout.arena import run_pair, run_tournament
+    from atout.bots import load_spec
+
+    rules = Ruleset.preset(args.preset)
+    if args.target:
+        rules = rules.replace(target=args.target)
+    specs = [load_spec(source) for source in args.bots]
+    if len(specs) < 2:
+        print("atout arena: give at least two bots", file=sys.stderr)
+        return 2
+    pairs = len(specs) * (len(specs) - 1) // 2
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, transient=True, disable=args.quiet) as bar:
+            task = bar.add_task("arena", total=args.deals * pairs)
+            step = lambda n: bar.advance(task, n)  # noqa: E731
+            ratings: dict[str, float] = {}
+            if len(specs) == 2:
+                results = [run_pair(rules, specs[0], specs[1], args.deals, args.seed, args.workers,
+                                             args.backend, out, step)]
+            else:
+                results, ratings = run_tournament(rules, specs, args.deals, args.seed, args.workers,
+                                                  args.backend, out, step)
+    finally:
+        if out is not None:
+            out.close()
+    for result in results:
+        rate = result.win_rate
+        verdict = "significant" if result.diff.significant else "not significant"
+        print(f"{result.a} vs {result.b} ({rules.name}, {len(result.boards)} duplicate deals): "
+              f"{result.diff} points per deal ({verdict}); matches won by {result.a}: "
+              f"{result.wins:g}/{result.matches} = {rate.mean:.0%} [{rate.low:.0%}, {rate.high:.0%}]")
+    if ratings:
+        print("Elo:")
+        for name, rating in sorted(ratings.items(), key=lambda item: -item[1]):
+            print(f"  {name:<12} {rating:7.1f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atout", description="Belote: rules, players and tools.")
     parser.add_argument("--version", action="version", version=f"atout {__version__}")
@@ -106,6 +149,18 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("file", help="a record file (text or JSON)")
     analyse.add_argument("--lang", default="fr", choices=("fr", "en"))
     analyse.set_defaults(run=_analyse)
+
+    arena = sub.add_parser("arena", help="duplicate matches between bots (two or more)")
+    arena.add_argument("bots", nargs="+", help="bot specs: a level (random, debutant, club, expert) or a TOML file")
+    arena.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
+    arena.add_argument("--deals", type=int, default=100, help="duplicate deals per pair of bots")
+    arena.add_argument("--target", type=int, default=0, help="match target for the win rate (default: preset's)")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    arena.add_argument("--backend", default="process", choices=("process", "ray"))
+    arena.add_argument("--out", help="append the results to this JSON-lines file")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run=_arena)
     return parser
 
 

@@ -148,14 +148,17 @@ class Solver:
         by_card = sorted(zip(cards, values, strict=True))
         return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
 
-    def value(self, deal: Deal, side: int | None = None) -> int:
-        """Card points ``side`` (default: the side to move) takes from here on with best play."""
+    def value(self, deal: Deal, side: int | None = None, guess: int = 0) -> int:
+        """Card points ``side`` (default: the side to move) takes from here on with best play.
+
+        A ``guess`` close to the answer saves searches.
+        """
         pos = self._prepare(deal)
         self._ctx[core.ME] = pos.seat_side[pos.mover] if side is None else self._solver_side(pos, side)
         hands, win = self._load(pos)
         upper = core.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
         return int(core.exact(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                              pos.capot[1], 0, upper, 0, self._seat_side, self._ctx, self._table))
+                              pos.capot[1], 0, upper, guess, self._seat_side, self._ctx, self._table))
 
     def can_reach(self, deal: Deal, side: int, points: int) -> bool:
         """Threshold query: can ``side`` end the deal with at least ``points`` card points?

@@ -1,0 +1,88 @@
+"""Duplicate boards: the same deal played once per orientation, so luck cancels out.
+
+With four players, bot A holds North-South then East-West (B the other seats); with
+two, A sits at each seat in turn; with three, A takes each seat in turn against two
+copies of B. A board's result is A's marks minus B's, summed over the orientations
+and divided by their number: the score difference per deal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from atout.bots import build_agent
+from atout.bots.specs import BotSpec
+from atout.deal import Deal
+from atout.rules import Ruleset
+from atout.scoring import DealFacts
+
+
+@dataclass
+class Orientation:
+    """One play of a board: the seats bot A held, the marks by side, the facts, and the seconds
+    each decision took for bot ``"a"`` and bot ``"b"``."""
+
+    a_seats: tuple[int, ...]
+    marks: dict[int, int]
+    a_marks: float
+    b_marks: float
+    facts: DealFacts | None
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass
+class Board:
+    """A board: its seed and dealer, and every orientation's play."""
+
+    index: int
+    seed: int
+    dealer: int
+    plays: list[Orientation]
+
+    @property
+    def diff(self) -> float:
+        """A's marks minus B's per deal, averaged over the orientations."""
+        return sum(p.a_marks - p.b_marks for p in self.plays) / len(self.plays)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.index, "seed": self.seed, "dealer": self.dealer, "diff": self.diff,
+            "plays": [{"a_seats": list(p.a_seats), "marks": {str(k): v for k, v in p.marks.items()},
+                       "a": p.a_marks, "b": p.b_marks,
+                       "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()}}
+                      for p in self.plays],
+        }
+
+
+def orientations(players: int) -> list[tuple[int, ...]]:
+    """The seats bot A holds in each play of a board."""
+    if players == 4:
+        return [(0, 2), (1, 3)]
+    return [(seat,) for seat in range(players)]
+
+
+def play_board(rules: Ruleset, spec_a: BotSpec, spec_b: BotSpec, index: int, seed: int) -> Board:
+    """Play board ``index`` (cards from ``seed``) in every orientation; bots are seeded from the board."""
+    dealer = index % rules.players
+    plays = []
+    for number, a_seats in enumerate(orientations(rules.players)):
+        agents = [build_agent(spec_a if seat in a_seats else spec_b, seed=seed * 16 + number * 4 + seat)
+                  for seat in range(rules.players)]
+        deal = Deal.new(rules, dealer=dealer, seed=seed)
+        seconds: dict[str, list[float]] = {"a": [], "b": []}
+        while deal.turn is not None:
+            seat = deal.turn
+            start = time.perf_counter()
+            action = agents[seat].act(deal.observation(seat))
+            seconds["a" if seat in a_seats else "b"].append(time.perf_counter() - start)
+            deal.apply(action, seat)
+        assert deal.result is not None
+        marks = deal.result.marks or {s: 0 for s in rules.sides}
+        a_sides = {rules.side_of(s) for s in a_seats}
+        b_sides = [s for s in rules.sides if s not in a_sides]
+        a_marks = sum(marks.get(s, 0) for s in a_sides) / len(a_sides)
+        b_marks = sum(marks.get(s, 0) for s in b_sides) / len(b_sides)
+        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds))
+    return Board(index, seed, dealer, plays)

@@ -1,0 +1,176 @@
+"""Running the arena: boards in parallel (processes, or Ray), results as JSON lines.
+
+Every board is reproducible from its seed alone (board ``i`` of a run seeded ``s``
+deals from seed ``s * 1_000_003 + i`` and seeds its bots from it), so results do
+not depend on which worker played what. Each run writes a header line (the
+provenance: atout's version, the ruleset and its fingerprint, the specs, the seed),
+one line per board, and a summary line.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import combinations
+from pathlib import Path
+from typing import IO, Any
+
+from atout import __version__
+from atout.arena.duplicate import Board, play_board
+from atout.arena.stats import Estimate, elo, match_wins, mean_ci, proportion_ci
+from atout.bots.specs import BotSpec
+from atout.errors import AtoutError
+from atout.rules import Ruleset
+
+
+def board_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+@dataclass
+class PairResult:
+    """Bot A against bot B over a run of boards."""
+
+    a: str
+    b: str
+    boards: list[Board]
+    diff: Estimate
+    wins: float
+    matches: int
+    seconds: dict[str, list[float]]
+
+    @property
+    def win_rate(self) -> Estimate:
+        return proportion_ci(self.wins, self.matches)
+
+    def summary(self) -> dict[str, Any]:
+        rate = self.win_rate
+        return {
+            "a": self.a, "b": self.b, "boards": len(self.boards),
+            "diff_per_deal": self.diff.mean, "diff_ci95": [self.diff.low, self.diff.high],
+            "significant": self.diff.significant,
+            "match_wins_a": self.wins, "matches": self.matches, "win_rate_a": rate.mean,
+            "win_rate_ci95": [rate.low, rate.high],
+            "seconds_per_decision": {k: _timing(v) for k, v in self.seconds.items()},
+        }
+
+
+def _timing(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    ordered = sorted(values)
+    return {"mean": sum(values) / len(values), "median": ordered[len(ordered) // 2],
+            "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], "max": ordered[-1],
+            "decisions": len(values)}
+
+
+def _play(job: tuple[Ruleset, BotSpec, BotSpec, int, int]) -> Board:
+    rules, a, b, index, seed = job
+    return play_board(rules, a, b, index, seed)
+
+
+def _boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int, backend: str
+            ) -> Iterator[Board]:
+    if backend == "ray":
+        yield from _ray_boards(jobs, workers)
+    elif workers <= 1:
+        yield from map(_play, jobs)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers) as pool:
+            yield from pool.imap_unordered(_play, jobs, chunksize=1)
+
+
+def _ray_boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int) -> Iterator[Board]:
+    try:
+        import ray
+    except ImportError:
+        raise AtoutError("the ray backend needs Ray: pip install 'atout[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play)
+    pending = [remote.remote(job) for job in jobs]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, workers: int | None = None,
+             backend: str = "process", out: IO[str] | None = None,
+             progress: Callable[[int], None] | None = None) -> PairResult:
+    """Play ``deals`` duplicate boards of A against B and summarise them."""
+    if deals < 1:
+        raise AtoutError("the arena needs at least one deal")
+    if backend not in ("process", "ray"):
+        raise AtoutError(f"unknown backend {backend!r} (process or ray)")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    jobs = [(rules, a, b, i, board_seed(seed, i)) for i in range(deals)]
+    if out is not None:
+        _write(out, {"type": "header", "atout": __version__, "date": datetime.now(UTC).isoformat(),
+                     "rules": rules.to_dict(), "fingerprint": rules.fingerprint, "seed": seed, "deals": deals,
+                     "a": a.to_dict(), "b": b.to_dict(), "backend": backend, "workers": workers})
+    boards: list[Board] = []
+    for board in _boards(jobs, workers, backend):
+        boards.append(board)
+        if out is not None:
+            _write(out, {"type": "board", "a": a.name, "b": b.name, **board.to_dict()})
+        if progress is not None:
+            progress(1)
+    boards.sort(key=lambda board: board.index)
+    seconds: dict[str, list[float]] = {a.name + " (A)": [], b.name + " (B)": []}
+    for board in boards:
+        for play in board.plays:
+            seconds[a.name + " (A)"].extend(play.seconds.get("a", []))
+            seconds[b.name + " (B)"].extend(play.seconds.get("b", []))
+    wins, matches = match_wins(rules, boards)
+    result = PairResult(a.name, b.name, boards, mean_ci([board.diff for board in boards]), wins, matches, seconds)
+    if out is not None:
+        _write(out, {"type": "summary", **result.summary()})
+    return result
+
+
+def run_tournament(rules: Ruleset, specs: Sequence[BotSpec], deals: int, seed: int = 0,
+                   workers: int | None = None, backend: str = "process", out: IO[str] | None = None,
+                   progress: Callable[[int], None] | None = None) -> tuple[list[PairResult], dict[str, float]]:
+    """Every pair of bots plays ``deals`` boards; Elo ratings from the boards won (a tie counts half)."""
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise AtoutError("each bot of a tournament needs its own name")
+    results = []
+    pairwise: dict[tuple[str, str], tuple[float, int]] = {}
+    for offset, (a, b) in enumerate(combinations(specs, 2)):
+        pair = run_pair(rules, a, b, deals, seed + offset, workers, backend, out, progress)
+        results.append(pair)
+        won = sum(1.0 if board.diff > 0 else 0.5 if board.diff == 0 else 0.0 for board in pair.boards)
+        pairwise[(a.name, b.name)] = (won, len(pair.boards))
+    ratings = elo(pairwise)
+    if out is not None:
+        _write(out, {"type": "elo", "ratings": ratings})
+    return results, ratings
+
+
+def _write(out: IO[str], record: dict[str, Any]) -> None:
+    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The records of an arena results file."""
+    records = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise AtoutError(f"{path}:{number}: not a JSON line ({err.msg})") from None
+    return records

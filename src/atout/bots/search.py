@@ -1,0 +1,351 @@
+"""The search bot: sampled deals, solved double dummy, scored by the deal's own rules.
+
+Card play: deals consistent with everything the seat has seen are sampled
+(:mod:`atout.bots.knowledge`), each is solved by the double-dummy solver, and each
+legal card gets the average over the samples of the deal score it leads to — the
+takers' and the defenders' marks under the ruleset's scoring (contract made or
+failed, coinche, capot, belote), not the raw card points. Sampling stops at
+``samples`` deals or when ``time_per_card`` is spent (after a few deals).
+
+Bidding: ``bid_samples`` completions of the hidden hands are solved once per deal
+in every strain the hand could play (the double-dummy value is the same whoever
+declares: the player after the dealer leads); each call (a bid, pass, coinche,
+surcoinche, a take) gets the average score of the contract it would leave, and the
+best is made. Announcements and belote are always declared.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from atout.actions import PASS, Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
+from atout.announcements import best_announcements
+from atout.auction import Contract
+from atout.bots.heuristic import bid_ceiling, contract_estimate, strain_value
+from atout.bots.knowledge import STOCK, Knowledge
+from atout.bots.specs import BotSpec
+from atout.cards import deck_mask
+from atout.deal import Deal
+from atout.observation import Observation
+from atout.rules import Ruleset
+from atout.scoring import DealFacts, score_deal
+from atout.solver import Solver
+from atout.tables import play_mode
+
+#: Fewest deals a card decision samples, whatever the time budget says.
+MIN_SAMPLES = 2
+#: How often (over the samples) a capot (or a surcoinched contract) must be made to bid it;
+#: the spec sets it for other bids and coinches: double-dummy values flatter the side that
+#: knows every card, so bids and doubles want a margin.
+MAKE_TO_BID_CAPOT = 0.85
+#: Placements tried to find one the auction makes likely.
+AUCTION_TRIES = 30
+#: How far below a bid a bidder's hand may value (the club player's margin).
+BID_MARGIN = 20
+#: How far above the club player's own ceiling the search bidder may go when its samples say so.
+BID_STRETCH = 10
+_QUEEN_KING = (1 << 5) | (1 << 6)
+
+
+@dataclass
+class _BidTable:
+    """Double-dummy card points of the bidder's side, by strain, over the sampled completions."""
+
+    key: tuple[object, ...]
+    values: dict[int, list[int]]
+
+
+class SearchAgent:
+    """Determinized double-dummy search (sampling + solver) for bidding and card play."""
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self._solvers: dict[str, Solver] = {}
+        self._bids: _BidTable | None = None
+
+    def _solver(self, rules: Ruleset) -> Solver:
+        solver = self._solvers.get(rules.fingerprint)
+        if solver is None:
+            solver = self._solvers[rules.fingerprint] = Solver(rules)
+        return solver
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions()
+        if len(legal) == 1 or isinstance(legal[0], Declare):
+            return legal[0]
+        if isinstance(legal[0], Play):
+            return self._play(obs, legal)
+        return self._call(obs, legal)
+
+    # ------------------------------------------------------------------ play
+    def _play(self, obs: Observation, legal: list[Action]) -> Action:
+        by_card: dict[int, Action] = {}
+        for a in legal:
+            if isinstance(a, Play) and (a.card not in by_card or a.belote):
+                by_card[a.card] = a  # say belote whenever it may be said
+        if len(by_card) == 1:
+            return next(iter(by_card.values()))
+        know = Knowledge.of(obs)
+        solver = self._solver(obs.rules)
+        totals = dict.fromkeys(by_card, 0.0)
+        start = time.perf_counter()
+        slowest = 0.0
+        count = 0
+        while count < self.spec.samples:
+            elapsed = time.perf_counter() - start
+            # Another sample only if it should end within the budget (the slowest so far as a guide).
+            if count >= MIN_SAMPLES and elapsed + slowest > self.spec.time_per_card:
+                break
+            deal = _snapshot(obs, self._fit_auction(obs, know))
+            solution = solver.solve(deal)
+            for card, value in solution.values.items():
+                totals[card] += _utility(obs, value)
+            count += 1
+            slowest = max(slowest, time.perf_counter() - start - elapsed)
+        best = max(totals, key=lambda c: (totals[c], -c))
+        return by_card[best]
+
+    # --------------------------------------------------------------- auction
+    def _call(self, obs: Observation, legal: list[Action]) -> Action:
+        table = self._bid_table(obs)
+        me = obs.seat
+        current: tuple[Bid, int] | None = None
+        level = 0
+        for seat, call in obs.calls:
+            if isinstance(call, Bid):
+                current, level = (call, seat), 0
+            elif isinstance(call, Coinche):
+                level = 1
+        best: tuple[float, Action] = (-1e9, PASS)
+        for action in legal:
+            if isinstance(action, Take):
+                contract: Contract | None = Contract(0, action.suit, me)
+                need = self.spec.bid_make_rate
+            elif isinstance(action, Bid):
+                ceiling = bid_ceiling(obs, action.strain)
+                if not action.capot and (ceiling is None or action.value > ceiling + BID_STRETCH):
+                    continue  # beyond what the hand can show: a few samples are no reason to stretch
+                contract = Contract(action.value, action.strain, me, 0, action.capot)
+                need = MAKE_TO_BID_CAPOT if action.capot else self.spec.bid_make_rate
+            elif isinstance(action, (Coinche, Surcoinche)) and current is not None:
+                bid, taker = current
+                contract = Contract(bid.value, bid.strain, taker, 2 if isinstance(action, Surcoinche) else 1,
+                                    bid.capot)
+                # Coinche a contract the samples say fails; surcoinche one they say is made.
+                need = -self.spec.coinche_fail_rate if isinstance(action, Coinche) else MAKE_TO_BID_CAPOT
+            else:  # pass: the current contract stands (or nobody plays); passing wins ties
+                contract = None if current is None else Contract(current[0].value, current[0].strain, current[1],
+                                                                 level, current[0].capot)
+                need = None
+            if contract is not None and contract.strain not in table.values:
+                continue
+            utility, made = (0.0, 0.0) if contract is None else self._expected(obs, table, contract)
+            if need is not None and (made < need if need >= 0 else 1 - made < -need):
+                continue
+            if need is None:
+                utility += 1e-6
+            if utility > best[0]:
+                best = (utility, action)
+        return best[1]
+
+    def _expected(self, obs: Observation, table: _BidTable, contract: Contract) -> tuple[float, float]:
+        """Average score for the seat's side if ``contract`` is played, and how often it is made,
+        over the sampled completions."""
+        values = table.values[contract.strain]
+        rules = obs.rules
+        bonus = _own_bonus(obs, contract.strain) if rules.side_of(contract.taker) == rules.side_of(obs.seat) else 0
+        total = 0.0
+        made = 0
+        for value in values:
+            score, outcome = _score_for(rules, contract, obs.seat, value, bonus)
+            total += score
+            made += outcome == "made"
+        return total / len(values), made / len(values)
+
+    def _bid_table(self, obs: Observation) -> _BidTable:
+        calls = tuple((seat, call) for seat, call in obs.calls if not isinstance(call, Pass))
+        key = (obs.hand, obs.dealer, obs.seat, calls)
+        if self._bids is not None and self._bids.key == key:
+            return self._bids
+        rules = obs.rules
+        know = Knowledge.of(obs)
+        solver = self._solver(rules)
+        strains = self._candidate_strains(obs)
+        values: dict[int, list[int]] = {s: [] for s in strains}
+        for _ in range(self.spec.bid_samples):
+            placed = self._fit_auction(obs, know)
+            for strain in strains:
+                hands = _complete(obs, placed, strain, self.rng)
+                deal = Deal.from_snapshot(rules, obs.dealer, Contract(80 if rules.auction == "bids" else 0, strain,
+                                                                      obs.seat), hands, (obs.dealer + 1) %
+                                          rules.players, [], [0] * len(rules.sides), [0] * len(rules.sides),
+                                          [0] * rules.players, [0] * rules.players, None, None)
+                values[strain].append(solver.value(deal, side=rules.side_of(obs.seat)))
+        self._bids = _BidTable(key, values)
+        return self._bids
+
+    def _fit_auction(self, obs: Observation, know: Knowledge) -> dict[int, int]:
+        """A placement of the hidden cards that the other players' calls make likely: each bid
+        and take must be one a club player (:mod:`atout.bots.heuristic`) could make with that
+        hand, within a margin (the best of a few tries when none fits)."""
+        best: tuple[int, dict[int, int]] | None = None
+        for _ in range(AUCTION_TRIES):
+            placed = know.sample(self.rng)
+            miss = _auction_misfit(obs, placed, know.played)
+            if best is None or miss < best[0]:
+                best = (miss, placed)
+            if miss == 0:
+                break
+        assert best is not None
+        return best[1]
+
+    @staticmethod
+    def _candidate_strains(obs: Observation) -> list[int]:
+        """Strains worth valuing: the two the hand likes best among those it may name, and any
+        strain already bid (its contract may be doubled or left to stand)."""
+        named: set[int] = set()
+        for action in obs.legal_actions():
+            if isinstance(action, Bid):
+                named.add(action.strain)
+            elif isinstance(action, Take):
+                named.add(action.suit)
+        hand = obs.hand | (1 << obs.retourne if obs.retourne is not None else 0)
+        liked = sorted(named, key=lambda s: -strain_value(hand, s))[:2]
+        bid = {call.strain for _, call in obs.calls if isinstance(call, Bid)}
+        return sorted(set(liked) | bid)
+
+
+# ---------------------------------------------------------------- helpers
+def _snapshot(obs: Observation, placed: dict[int, int]) -> Deal:
+    """The sampled deal at the observation's moment, for the solver."""
+    rules = obs.rules
+    n = rules.players
+    assert obs.contract is not None
+    hands = [placed.get(s, 0) for s in range(n)]
+    hands[obs.seat] = obs.hand
+    leader = obs.trick[0][0] if obs.trick else obs.turn
+    assert leader is not None
+    points = {s: 0 for s in rules.sides}
+    won = {s: 0 for s in rules.sides}
+    for t in obs.tricks:
+        side = rules.side_of(t.winner)
+        points[side] += t.points
+        won[side] += 1
+    return Deal.from_snapshot(rules, obs.dealer, obs.contract, hands, leader, [c for _, c in obs.trick],
+                              [points[s] for s in rules.sides], [won[s] for s in rules.sides], [0] * n, [0] * n,
+                              None, None, _bits(placed.get(STOCK, 0)))
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+def _complete(obs: Observation, placed: dict[int, int], strain: int, rng: random.Random) -> list[int]:
+    """Full hands for the play from an auction-time placement (a retourne deal's second stage drawn
+    at random from the stock, the seat taking)."""
+    rules = obs.rules
+    n = rules.players
+    hands = [placed.get(s, 0) for s in range(n)]
+    hands[obs.seat] = obs.hand
+    if rules.auction != "retourne" or obs.retourne is None:
+        return hands
+    stock = _bits(placed.get(STOCK, 0))
+    rng.shuffle(stock)
+    hands[obs.seat] |= 1 << obs.retourne
+    for seat in range(n):
+        for _ in range(2 if seat == obs.seat else 3):
+            hands[seat] |= 1 << stock.pop()
+    return hands
+
+
+def _own_bonus(obs: Observation, strain: int) -> int:
+    """Belote and announcement points the seat itself brings to a contract in ``strain``."""
+    rules = obs.rules
+    hand = obs.hand | (1 << obs.retourne if obs.retourne is not None and rules.auction == "retourne" else 0)
+    bonus = 0
+    if rules.belote and strain < 4 and hand >> (8 * strain) & _QUEEN_KING == _QUEEN_KING:
+        bonus += rules.belote_points
+    if rules.announcements:
+        bonus += sum(a.points(strain, rules.announcement_values)
+                     for a in best_announcements(hand, strain, rules.announcement_values,
+                                                 rules.announcement_tiebreak))
+    return bonus
+
+
+def _points_in_play(rules: Ruleset, strain: int) -> int:
+    """Card points of a deal, dix de der included (162 when the whole deck is played)."""
+    if rules.players * rules.hand_size == (24 if rules.short_deck else 32):
+        return 162
+    deck_points = sum(play_mode(strain, rules.ta_values).points[c] for c in range(32)
+                      if deck_mask(rules.short_deck) >> c & 1)
+    return deck_points * rules.players * rules.hand_size // 32 + 10
+
+
+def _score_for(rules: Ruleset, contract: Contract, seat: int, mine: int, bonus: int) -> tuple[float, str]:
+    """The seat's marks minus its opponents' (on average) when its side ends with ``mine`` card
+    points and ``bonus`` belote/announcement points. With three players the two defenders share
+    their points equally, as the double-dummy value counts them together."""
+    sides = rules.sides
+    if rules.players == 3:
+        together = [s for s in sides if s != contract.taker] if seat != contract.taker else [seat]
+    else:
+        together = [rules.side_of(seat)]
+    others = [s for s in sides if s not in together]
+    capot = None
+    if mine >= rules.capot_points:
+        card = {s: (rules.capot_points // len(together) if s in together else 0) for s in sides}
+        capot = together[0] if len(together) == 1 else None
+    else:
+        rest = max(_points_in_play(rules, contract.strain) - mine, 0)
+        card = {s: (mine // len(together) if s in together else rest // len(others)) for s in sides}
+    own = rules.side_of(seat)
+    facts = DealFacts(contract, card, {own: bonus}, {}, capot)
+    score = score_deal(rules, facts, check=False)
+    marks = score.marks
+    return marks[own] - sum(marks[s] for s in sides if s not in together) / len(others), score.outcome
+
+
+def _utility(obs: Observation, value: int) -> float:
+    """The score the seat expects when its side takes ``value`` more card points from here."""
+    rules = obs.rules
+    assert obs.contract is not None
+    mine = {obs.seat} if rules.players != 3 or obs.seat == obs.contract.taker else \
+        {s for s in range(3) if s != obs.contract.taker}
+    if rules.players == 4:
+        mine = {s for s in range(4) if rules.side_of(s) == rules.side_of(obs.seat)}
+    taken = sum(t.points for t in obs.tricks if t.winner in mine)
+    said = {(s, c >> 3) for s, c in obs.belote_said if s in mine}
+    bonus = rules.belote_points * len(said)
+    if obs.belote_ok and (obs.belote_ok.bit_count() == 2):
+        bonus += rules.belote_points
+    if obs.announcement_winner is not None and obs.announcement_winner in {rules.side_of(s) for s in mine}:
+        bonus += sum(a.points(obs.contract.strain, rules.announcement_values)
+                     for announced in obs.shown.values() for a in announced)
+    return _score_for(rules, obs.contract, obs.seat, taken + value, bonus)[0]
+
+
+def _auction_misfit(obs: Observation, placed: dict[int, int], played: dict[int, int]) -> int:
+    """How far the placed hands (with the cards each seat already played) are from the other
+    players' calls (0: every call fits)."""
+    rules = obs.rules
+    miss = 0
+    named: set[tuple[int, int]] = set()
+    retourne = obs.retourne
+    for seat, call in obs.calls:
+        if seat == obs.seat:
+            if isinstance(call, Bid):
+                named.add((seat & 1, call.strain))
+            continue
+        hand = placed.get(seat, 0) | played.get(seat, 0)
+        if isinstance(call, Bid) and not call.capot:
+            side = seat & 1 if rules.players == 4 else seat
+            if (side, call.strain) not in named:
+                miss += max(0, call.value - BID_MARGIN - contract_estimate(hand, call.strain))
+            named.add((side, call.strain))
+        elif isinstance(call, Take) and retourne is not None:
+            miss += max(0, 60 - strain_value(hand | 1 << retourne, call.suit))
+    return miss

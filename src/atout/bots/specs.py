@@ -1,0 +1,152 @@
+"""Bot specs (TOML) and the one function that builds an agent from them.
+
+A spec names the bidder and the card player and their budgets::
+
+    name = "expert"
+    bidder = "search"        # random | heuristic | search
+    player = "search"        # random | heuristic | search
+    samples = 24             # search: deals sampled per card
+    time_per_card = 0.8      # search: seconds a card may take (samples stop early)
+    bid_samples = 8          # search: deals sampled to value the contracts
+    bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
+    coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
+    aggression = 0           # heuristic: points added to its estimates when bidding
+    noise = 0.0              # chance of playing a random card instead (card play only)
+    seed = 0
+
+The levels shipped with atout (``random``, ``debutant``, ``club``, ``heuristic``,
+``expert``) are such files in ``atout/bots/levels``. The arena, the terminal table
+and Python users all build bots with :func:`build_agent`.
+
+>>> spec = load_spec("club")
+>>> spec.bidder, spec.player
+('heuristic', 'heuristic')
+>>> load_spec({"name": "x", "bidder": "psychic"})
+Traceback (most recent call last):
+...
+atout.errors.AtoutError: bot spec 'x': bidder 'psychic' is not one of random, heuristic, search
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
+from atout.bots.base import Agent, RandomAgent
+from atout.bots.heuristic import HeuristicAgent
+from atout.errors import AtoutError
+from atout.observation import Observation
+
+KINDS = ("random", "heuristic", "search")
+LEVELS = ("random", "debutant", "club", "heuristic", "expert")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """Everything that defines a bot."""
+
+    name: str
+    bidder: str = "heuristic"
+    player: str = "heuristic"
+    samples: int = 24
+    time_per_card: float = 0.8
+    bid_samples: int = 8
+    bid_make_rate: float = 0.5
+    coinche_fail_rate: float = 0.75
+    aggression: int = 0
+    noise: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        where = f"bot spec {self.name!r}"
+        for role in ("bidder", "player"):
+            if getattr(self, role) not in KINDS:
+                raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
+        if not 1 <= self.samples <= 1000 or not 1 <= self.bid_samples <= 1000:
+            raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 1000")
+        if not 0 < self.time_per_card <= 60:
+            raise AtoutError(f"{where}: time_per_card must be between 0 and 60 seconds")
+        for rate in ("noise", "bid_make_rate", "coinche_fail_rate"):
+            if not 0 <= getattr(self, rate) <= 1:
+                raise AtoutError(f"{where}: {rate} must be between 0 and 1")
+        if not -100 <= self.aggression <= 100:
+            raise AtoutError(f"{where}: aggression must be between -100 and 100")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
+    """A spec from a level name, a TOML file's path, TOML text or a dict."""
+    if isinstance(source, BotSpec):
+        return source
+    if isinstance(source, dict):
+        data = dict(source)
+    else:
+        text = str(source)
+        if text in LEVELS:
+            text = resources.files("atout.bots").joinpath("levels", f"{text}.toml").read_text(encoding="utf-8")
+        elif text.endswith(".toml") or Path(text).is_file():
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except OSError as err:
+                raise AtoutError(f"cannot read bot spec {source}: {err.strerror}") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise AtoutError(f"bot spec {source}: malformed TOML ({err})") from None
+    data = data.get("bot", data)
+    if "name" not in data:
+        raise AtoutError("a bot spec needs a name")
+    unknown = sorted(set(data) - set(BotSpec.__dataclass_fields__))
+    if unknown:
+        raise AtoutError(f"bot spec {data['name']!r}: unknown field(s) {', '.join(unknown)}")
+    try:
+        return BotSpec(**data)
+    except TypeError as err:
+        raise AtoutError(f"bot spec {data['name']!r}: {err}") from None
+
+
+class ComposedAgent:
+    """An auction agent and a card-play agent behind one interface; ``noise`` is the chance of a
+    random card (a beginner's slips; his bidding stays his own)."""
+
+    def __init__(self, name: str, bidder: Agent, player: Agent, noise: float, seed: int) -> None:
+        self.name = name
+        self.bidder = bidder
+        self.player = player
+        self.noise = noise
+        self.rng = random.Random(seed)
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions()
+        auction = isinstance(legal[0], (Pass, Bid, Coinche, Surcoinche, Take))
+        if auction:
+            return self.bidder.act(obs)
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
+        return self.player.act(obs)
+
+
+def build_agent(spec: str | Path | dict[str, Any] | BotSpec, seed: int | None = None) -> Agent:
+    """Build the agent a spec describes; ``seed`` (default: the spec's) makes it reproducible."""
+    spec = load_spec(spec)
+    seed = spec.seed if seed is None else seed
+
+    def make(kind: str, salt: int) -> Agent:
+        if kind == "random":
+            return RandomAgent(spec.name, seed * 7919 + salt)
+        if kind == "heuristic":
+            return HeuristicAgent(spec.name, spec.aggression)
+        from atout.bots.search import SearchAgent
+
+        return SearchAgent(spec, seed * 7919 + salt)
+
+    player = make(spec.player, 2)
+    bidder = player if spec.bidder == spec.player else make(spec.bidder, 1)
+    return ComposedAgent(spec.name, bidder, player, spec.noise, seed)

@@ -1,0 +1,150 @@
+"""Computer players: legal play everywhere, no peeking, specs, and what a seat can deduce."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from atout import AtoutError, Deal, Ruleset
+from atout.actions import Play
+from atout.bots import LEVELS, build_agent, load_spec, play_deal
+from atout.bots.knowledge import Knowledge
+from atout.rules import PRESETS
+
+CHEAP = ("random", "debutant", "club")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("level", CHEAP)
+def test_cheap_bots_only_play_legal_actions(preset: str, level: str) -> None:
+    """Hundreds of deals of every preset: a bot's action is always accepted by the rules core."""
+    rules = Ruleset.preset(preset)
+    agents = [build_agent(level, seed=s) for s in range(rules.players)]
+    for i in range(150):
+        deal = play_deal(Deal.new(rules, dealer=i % rules.players, seed=i), agents)
+        assert deal.result is not None
+
+
+@pytest.mark.parametrize("options", [{"sans_atout": True, "tout_atout": True}, {"must_undertrump": True},
+                                     {"tout_atout": True, "overtrump_partner": False}])
+def test_club_bots_play_every_option(options: dict[str, object]) -> None:
+    rules = Ruleset.preset("coinche", **options)
+    agents = [build_agent("club", seed=s) for s in range(4)]
+    for i in range(150):
+        assert play_deal(Deal.new(rules, dealer=i % 4, seed=i), agents).result is not None
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_expert_plays_every_preset(preset: str) -> None:
+    rules = Ruleset.preset(preset)
+    spec = load_spec({"name": "quick-expert", "bidder": "search", "player": "search", "samples": 3,
+                      "time_per_card": 0.05, "bid_samples": 2})
+    agents = [build_agent(spec, seed=s) for s in range(rules.players)]
+    deal = play_deal(Deal.new(rules, dealer=0, seed=7), agents)
+    assert deal.result is not None
+
+
+def test_knowledge_never_rules_out_the_real_cards() -> None:
+    """Whatever a seat deduces (voids, trump ceilings, known cards, counts) holds for the real deal."""
+    for preset in ("coinche", "classique", "trois", "deux"):
+        rules = Ruleset.preset(preset)
+        agents = [build_agent("club", seed=s) for s in range(rules.players)]
+        rng = random.Random(3)
+        for i in range(40):
+            deal = Deal.new(rules, dealer=i % rules.players, seed=100 + i)
+            while deal.turn is not None:
+                seat = deal.turn
+                obs = deal.observation(seat)
+                know = Knowledge.of(obs)
+                for other in range(rules.players):
+                    if other == seat:
+                        continue
+                    real = deal.dealt.hands[other] if deal.phase.value == "auction" else deal.hand_mask(other)
+                    assert real & know.excluded.get(other, 0) == 0
+                    assert know.known.get(other, 0) & ~real == 0
+                    assert (real & ~know.known.get(other, 0)).bit_count() == know.counts[other]
+                placed = know.sample(rng)
+                for holder, count in know.counts.items():
+                    assert (placed[holder] & ~know.known.get(holder, 0)).bit_count() == count
+                    assert placed[holder] & know.excluded.get(holder, 0) == 0
+                deal.apply(agents[seat].act(obs), seat)
+
+
+#: North: hearts and diamonds; West: two low trumps and clubs; South: low hearts and diamonds;
+#: East: the high trumps and two clubs. Spades are trump, taken by East.
+VOID_HANDS = [".AKQJ.AKQJ.", "87...AKQJT9", ".T987.T987.", "AKQJT9...87"]
+
+
+def test_voids_and_trumps_are_deduced_from_the_play() -> None:
+    """Not following suit shows a void; discarding when one must trump shows no trump at all
+    (FFB coinche §5.2)."""
+    rules = Ruleset.preset("coinche", announcements=False)
+    deal = Deal.from_hands(rules, VOID_HANDS, dealer=3)
+    for call in ("P", "P", "P", "80S", "P", "P", "P"):
+        deal.apply(call)
+    for card in ("AH", "7S", "TH", "8C"):  # West ruffs, East (partner holding) discards
+        deal.apply(card)
+    south = Knowledge.of(deal.observation(2))
+    hearts = 0xFF << 8
+    assert south.excluded[1] & hearts == south.unseen & hearts != 0
+    assert south.excluded[3] & hearts == south.unseen & hearts
+    for card in ("AC", "9D", "7C", "AD"):  # West leads clubs; North, void and trumpless, discards
+        deal.apply(card)
+    east = Knowledge.of(deal.observation(3))
+    spades = 0xFF
+    assert east.excluded[0] & spades == east.unseen & spades != 0
+
+
+def test_the_search_bot_cannot_see_hidden_cards() -> None:
+    """Two deals that look the same to seat 0 (the other hands swapped) get the same decision."""
+    rules = Ruleset.preset("coinche")
+    spec = load_spec({"name": "e", "bidder": "search", "player": "search", "samples": 4, "time_per_card": 5,
+                      "bid_samples": 2})
+    base = Deal.new(rules, dealer=3, seed=11)
+    hands = [base.hand_mask(s) for s in range(4)]
+    twin = Deal.from_hands(rules, [hands[0], hands[3], hands[2], hands[1]], dealer=3)
+    for deal in (base, twin):
+        for call in ("P", "90H", "P", "P", "P"):
+            deal.apply(call)
+        while deal.must_declare:
+            deal.apply(deal.legal_actions()[0])
+    assert base.turn == twin.turn == 0
+    assert base.observation(0) == twin.observation(0)
+    first = build_agent(spec, seed=5).act(base.observation(0))
+    second = build_agent(spec, seed=5).act(twin.observation(0))
+    assert isinstance(first, Play) and first == second
+
+
+def test_levels_and_specs() -> None:
+    for level in LEVELS:
+        assert load_spec(level).name == level
+    assert load_spec("expert").player == "search"
+    with pytest.raises(AtoutError, match="unknown field"):
+        load_spec({"name": "x", "depth": 3})
+    with pytest.raises(AtoutError, match="noise"):
+        load_spec({"name": "x", "noise": 2})
+    with pytest.raises(AtoutError, match="malformed TOML"):
+        load_spec('name = "x"\nbidder = ')
+    with pytest.raises(AtoutError, match="cannot read"):
+        load_spec("/nonexistent/bot.toml")
+    with pytest.raises(AtoutError, match="needs a name"):
+        load_spec({"bidder": "random"})
+    with pytest.raises(AtoutError, match="agents are needed"):
+        play_deal(Deal.new(Ruleset.preset("coinche"), seed=1), [build_agent("random")])
+
+
+def test_spec_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "bold.toml"
+    path.write_text('[bot]\nname = "bold"\nbidder = "heuristic"\nplayer = "heuristic"\naggression = 20\n',
+                    encoding="utf-8")
+    spec = load_spec(path)
+    assert spec.name == "bold" and spec.aggression == 20
+    assert load_spec(str(path)) == spec
+
+
+def test_agents_are_reproducible_from_their_seed() -> None:
+    rules = Ruleset.preset("coinche")
+    one = play_deal(Deal.new(rules, seed=4), [build_agent("debutant", seed=s) for s in range(4)])
+    two = play_deal(Deal.new(rules, seed=4), [build_agent("debutant", seed=s) for s in range(4)])
+    assert one.actions == two.actions
