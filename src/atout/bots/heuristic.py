@@ -163,7 +163,7 @@ class HeuristicAgent:
         for take in takes:
             hand = obs.hand | (1 << retourne if retourne is not None else 0)
             value = strain_value(hand, take.suit) + self.aggression
-            needed = 72 if take.suit == (retourne >> 3 if retourne is not None else -1) else 80
+            needed = 60 if take.suit == (retourne >> 3 if retourne is not None else -1) else 68
             if value >= needed and value > best[0]:
                 best = (value, take)
         return best[1]
