@@ -153,6 +153,15 @@ class Deal:
         self._decl_open = False
         self._published = False
         self._base_tricks = 0
+        # Play state, so that a deal nobody bid answers every query too.
+        self._tricks: list[Trick] = []
+        self._trick: list[int] = []
+        self._leader = (dealer + 1) % n
+        self._points = [0] * n
+        self._won = [0] * n
+        self._belote_ok = [0] * n
+        self._belotes = [0] * n
+        self._declared: list[tuple[Announcement, ...] | None] = [None] * n
         self.from_snapshot_ = False
         self._best: list[tuple[Announcement, ...]] = []
         self.auction: BiddingAuction | TakingAuction = new_auction(rules, dealer, dealt.retourne)
@@ -492,13 +501,13 @@ class Deal:
         strain = contract.strain
         self._mode: PlayMode = play_mode(strain, rules.ta_values)
         self._initial = list(self._hands)
-        self._trick: list[int] = []
+        self._trick = []
         self._leader = (self.dealer + 1) % n
         self._win_card = -1
         self._win_pos = 0
         self._points = [0] * n
         self._won = [0] * n
-        self._tricks: list[Trick] = []
+        self._tricks = []
         belote_suits: Iterable[int] = ()
         if rules.belote and strain != SANS_ATOUT:
             belote_suits = range(4) if strain == TOUT_ATOUT else (strain,)
@@ -512,7 +521,7 @@ class Deal:
         self._belote_said = [0] * n
         self._belotes = [0] * n
         self._forgot = [0] * n
-        self._declared: list[tuple[Announcement, ...] | None] = [None] * n
+        self._declared = [None] * n
         self._first_decl_order: list[int] = []
         if rules.announcements:
             values, tiebreak = rules.announcement_values, rules.announcement_tiebreak

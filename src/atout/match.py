@@ -55,8 +55,8 @@ class Match:
             raise AtoutError(f"first_dealer must be a seat 0..{rules.players - 1}, not {first_dealer!r}")
         self.rules = rules
         self.first_dealer = first_dealer
-        self.seed = seed
-        self._rng = random.Random(seed)
+        #: Deal ``i`` of the match is shuffled from (seed, i): a saved match resumes identically.
+        self.seed = seed if seed is not None else random.randrange(1 << 62)
         self._deck: list[int] | None = None
         self.entries: list[MatchEntry] = []
         self._recompute()
@@ -85,9 +85,12 @@ class Match:
         """The next deal, dealt by :attr:`dealer` (unshuffled with the traditional deal)."""
         if self.finished:
             raise AtoutError("the match is over")
-        seed = self._rng.getrandbits(63)
         deck = self._deck if self.rules.traditional_deal else None
-        return Deal.new(self.rules, dealer=self.dealer, seed=seed, deck=deck)
+        return Deal.new(self.rules, dealer=self.dealer, seed=self.deal_seed(len(self.entries)), deck=deck)
+
+    def deal_seed(self, index: int) -> int:
+        """The shuffle seed of deal ``index`` (0 for the first)."""
+        return random.Random(f"{self.seed}:{index}").getrandbits(63)
 
     def record(self, deal: Deal) -> MatchEntry:
         """Add a finished deal (played or void) to the match."""
