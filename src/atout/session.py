@@ -1,0 +1,223 @@
+"""A match between one human and bots: what every table interface (terminal, web) shares.
+
+The session owns the match, the current deal and the bots; an interface shows the
+human's observation, passes on his actions (an illegal one raises
+:class:`~atout.errors.IllegalAction` and changes nothing), lets the bots play, and
+asks for hints and the double-dummy analysis. A session saves to a file of game
+records (one per deal, the last one possibly unfinished) and resumes from it.
+
+>>> from atout import Ruleset
+>>> session = GameSession(Ruleset.preset("coinche", target=500), bots="club", seed=3)
+>>> _ = session.run_bots()
+>>> session.human_to_play and session.observation().seat == 2
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from atout.actions import Action
+from atout.bots import LEVELS, build_agent, load_spec
+from atout.bots.base import Agent
+from atout.bots.specs import BotSpec
+from atout.deal import Deal, Phase
+from atout.errors import AtoutError, IllegalAction, RecordError
+from atout.match import Match
+from atout.notation import parse_seat, seat_letter
+from atout.observation import Observation
+from atout.record import Record, read_records
+from atout.rules import Ruleset
+
+
+class GameSession:
+    """One human seat against (and with) bots, deal after deal until the match ends."""
+
+    def __init__(self, rules: Ruleset, *, bots: str | BotSpec | Sequence[str | BotSpec] = "club", human: int = 2,
+                 seed: int | None = None, hint: str | BotSpec = "expert", first_dealer: int = 0) -> None:
+        if not 0 <= human < rules.players:
+            raise AtoutError(f"the human's seat must be 0..{rules.players - 1}, not {human}")
+        self.rules = rules
+        self.human = human
+        specs = [bots] * (rules.players - 1) if isinstance(bots, (str, BotSpec)) else list(bots)
+        if len(specs) != rules.players - 1:
+            raise AtoutError(f"{rules.players - 1} bots are needed, not {len(specs)}")
+        self.bot_specs = [load_spec(s) for s in specs]
+        self.hint_spec = load_spec(hint)
+        self.match = Match(rules, seed=seed, first_dealer=first_dealer)
+        self.deal = self.match.new_deal()
+        self._agents = self._make_agents()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def seats(self) -> list[int]:
+        """The bots' seats, in order."""
+        return [s for s in range(self.rules.players) if s != self.human]
+
+    def spec_of(self, seat: int) -> BotSpec:
+        return self.bot_specs[self.seats.index(seat)]
+
+    @property
+    def human_to_play(self) -> bool:
+        return self.deal.turn == self.human
+
+    @property
+    def deal_over(self) -> bool:
+        return self.deal.phase is Phase.DONE
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.finished
+
+    def observation(self) -> Observation:
+        """What the human may know now."""
+        return self.deal.observation(self.human)
+
+    def legal_actions(self) -> list[Action]:
+        return self.observation().legal_actions()
+
+    # ---------------------------------------------------------------- playing
+    def play(self, action: Action | str) -> None:
+        """The human's action; raises :class:`IllegalAction` (nothing changes) if it is not legal."""
+        if self.deal_over:
+            raise IllegalAction("La donne est terminée", "the deal is over", code="over")
+        if not self.human_to_play:
+            raise IllegalAction("Ce n'est pas à vous de jouer", "it is not your turn", code="turn")
+        self.deal.apply(action, self.human)
+
+    def bot_choice(self) -> tuple[int, Action] | None:
+        """The action of the bot in turn, not yet applied (None if no bot is to act).
+
+        Interfaces may compute it in a worker thread and apply it with :meth:`apply_bot`.
+        """
+        seat = self.deal.turn
+        if seat is None or seat == self.human:
+            return None
+        return seat, self._agents[seat].act(self.deal.observation(seat))
+
+    def apply_bot(self, seat: int, action: Action) -> None:
+        self.deal.apply(action, seat)
+
+    def step(self) -> tuple[int, Action] | None:
+        """One bot action, if a bot is to act; returns it with its seat."""
+        choice = self.bot_choice()
+        if choice is not None:
+            self.apply_bot(*choice)
+        return choice
+
+    def run_bots(self) -> list[tuple[int, Action]]:
+        """Let the bots act until it is the human's turn or the deal is over."""
+        done = []
+        while (move := self.step()) is not None:
+            done.append(move)
+        return done
+
+    def finish_deal(self) -> None:
+        """Record the finished deal in the match (so the score and the winner are up to date)."""
+        if not self.deal_over:
+            raise AtoutError("the deal is not over")
+        if not self._recorded:
+            self.match.record(self.deal)
+
+    def next_deal(self) -> Deal:
+        """Record the finished deal in the match and deal the next one."""
+        self.finish_deal()
+        if self.match.finished:
+            raise AtoutError("the match is over")
+        self.deal = self.match.new_deal()
+        self._agents = self._make_agents()
+        return self.deal
+
+    @property
+    def _recorded(self) -> bool:
+        """Is the current deal already in the match?"""
+        return len(self.match.entries) > self._deal_index
+
+    def _make_agents(self) -> dict[int, Agent]:
+        self._deal_index = len(self.match.entries)
+        base = self.match.deal_seed(self._deal_index)
+        return {seat: build_agent(self.spec_of(seat), seed=(base + seat) % (1 << 62)) for seat in self.seats}
+
+    # ------------------------------------------------------------ assistance
+    def hint(self) -> Action:
+        """What the hint bot (the expert by default) would do in the human's place."""
+        if not self.human_to_play:
+            raise AtoutError("a hint is for the human's turn")
+        agent = build_agent(self.hint_spec, seed=(self.match.deal_seed(self._deal_index) + 97) % (1 << 62))
+        return agent.act(self.observation())
+
+    def analysis(self) -> list[object]:
+        """The double-dummy value and cost of each card the human played in the finished deal."""
+        from atout.solver.analysis import analyse
+
+        if not self.deal_over or self.deal.contract is None:
+            return []
+        return [a for a in analyse(self.deal) if a.seat == self.human]
+
+    # ---------------------------------------------------------- save, resume
+    def save(self, path: str | Path) -> None:
+        """Write every deal of the match so far (the current one too, finished or not)."""
+        tags = {"Event": "atout play", "Human": seat_letter(self.rules, self.human),
+                "Bots": json.dumps([_spec_ref(s) for s in self.bot_specs]),
+                "Hint": json.dumps(_spec_ref(self.hint_spec)), "MatchSeed": str(self.match.seed),
+                "FirstDealer": seat_letter(self.rules, self.match.first_dealer)}
+        for seat in range(self.rules.players):
+            tags[_SEAT_TAGS[seat_letter(self.rules, seat)]] = "vous" if seat == self.human else \
+                self.spec_of(seat).name
+        deals = [e.deal for e in self.match.entries if e.deal is not None]
+        if not self._recorded:
+            deals.append(self.deal)
+        texts = [Record.from_deal(d, **tags).to_text() for d in deals]
+        target = Path(path)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text("\n".join(texts), encoding="utf-8")
+        temporary.replace(target)  # never leave a half-written save
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameSession:
+        """Resume a saved match; raises :class:`RecordError` (with the line) on a bad file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise AtoutError(f"cannot read {path}: {err.strerror}") from None
+        records = read_records(text)
+        if not records:
+            raise RecordError(f"{path} holds no deal")
+        first = records[0]
+        tags = first.tags
+        for key in ("Human", "Bots", "MatchSeed", "FirstDealer"):
+            if key not in tags:
+                raise RecordError(f"{path} is not a saved match (tag [{key}] is missing)")
+        rules = first.rules
+        try:
+            session = cls(rules, bots=json.loads(tags["Bots"]), human=parse_seat(rules, tags["Human"]),
+                          seed=int(tags["MatchSeed"]), hint=json.loads(tags.get("Hint", '"expert"')),
+                          first_dealer=parse_seat(rules, tags["FirstDealer"]))
+        except (ValueError, TypeError, AtoutError) as err:
+            raise RecordError(f"{path}: {err}") from None
+        for number, record in enumerate(records):
+            if record.rules != rules:
+                raise RecordError(f"{path}: deal {number + 1} is under other rules than the match")
+            deal = record.replay()
+            if deal.dealer != session.match.dealer:
+                raise RecordError(f"{path}: deal {number + 1} was dealt by the wrong seat")
+            session.deal = deal
+            session._agents = session._make_agents()
+            if deal.phase is Phase.DONE and number < len(records) - 1:
+                session.match.record(deal)
+        return session
+
+
+_SEAT_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def _spec_ref(spec: BotSpec) -> str | dict[str, object]:
+    """A level's name when the spec is that level, else the whole spec."""
+    if spec.name in LEVELS and load_spec(spec.name) == spec:
+        return spec.name
+    return spec.to_dict()
+
+
+__all__ = ["GameSession"]
