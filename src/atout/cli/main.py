@@ -128,16 +128,127 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def default_save_path() -> Path:
+    """Where ``atout play`` saves a match by default: the user's data directory."""
+    return data_dir() / "partie.txt"
+
+
+def data_dir() -> Path:
+    """atout's directory in the user's data directory ($XDG_DATA_HOME, else ~/.local/share)."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "atout"
+
+
+def _play(args: argparse.Namespace) -> int:
+    from atout.cli.table import TableApp
+    from atout.fast import warm_up
+    from atout.session import GameSession
+
+    save = Path(args.save) if args.save else default_save_path()
+    if args.resume:
+        session = GameSession.load(args.resume)
+        save = Path(args.save) if args.save else Path(args.resume)
+    else:
+        options: dict[str, object] = {}
+        if args.target:
+            options["target"] = args.target
+        if args.sa_ta:
+            options.update(sans_atout=True, tout_atout=True)
+        rules = Ruleset.preset(args.preset, **options)
+        session = GameSession(rules, bots=args.level, seed=args.seed)
+    save.parent.mkdir(parents=True, exist_ok=True)
+    import threading
+
+    threading.Thread(target=warm_up, daemon=True).start()  # compile the kernels while the player bids
+    TableApp(session, args.lang, save, args.speed).run()
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    from atout.cli.keeper import Keeper
+    from atout.scorebook import ScoreBook
+
+    book = ScoreBook(args.db or data_dir() / "scores.sqlite3")
+    try:
+        action = args.action or "list"
+        if action == "new":
+            options: dict[str, object] = {}
+            if args.target:
+                options["target"] = args.target
+            if args.sa_ta:
+                options.update(sans_atout=True, tout_atout=True)
+            rules = Ruleset.preset(args.preset, **options)
+            sides = [n.strip() for n in args.sides.split(",")] if args.sides else None
+            sheet = book.create(rules, args.name or rules.name, sides)
+            Keeper(book, sheet.id, args.lang).run()
+        elif action == "list":
+            sheets = book.sheets()
+            if not sheets:
+                print("Aucune feuille de score." if args.lang == "fr" else "No score sheet yet.")
+            for sheet_id, name, preset, deals, updated in sheets:
+                print(f"{sheet_id:>4}  {name:<24} {preset:<10} {deals:>3} donnes  {updated}")
+        elif action in ("resume", "show", "export", "delete"):
+            if args.id is None:
+                print(f"atout score {action}: give the sheet's number (atout score list)", file=sys.stderr)
+                return 2
+            if action == "resume":
+                Keeper(book, args.id, args.lang).run()
+            elif action == "show":
+                keeper = Keeper(book, args.id, args.lang)
+                print(keeper.table(keeper.sheet))
+            elif action == "delete":
+                book.delete(args.id)
+            else:
+                text = book.export_csv(args.id) if args.format == "csv" else book.export_json(args.id)
+                if args.output:
+                    Path(args.output).write_text(text, encoding="utf-8")
+                else:
+                    print(text, end="")
+    finally:
+        book.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="atout", description="Belote: rules, players and tools.")
     parser.add_argument("--version", action="version", version=f"atout {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a match in the terminal, as South against three bots")
+    play.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
+    play.add_argument("--target", type=int, default=0, help="points to win (default: the preset's)")
+    play.add_argument("--level", default="club", choices=("random", "debutant", "club", "expert"),
+                      help="the bots' level")
+    play.add_argument("--sa-ta", action="store_true", help="allow sans atout and tout atout")
+    play.add_argument("--lang", default="fr", choices=("fr", "en"))
+    play.add_argument("--save", help="save file (default: partie.txt in atout's data directory)")
+    play.add_argument("--resume", help="resume the match saved in this file")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--speed", type=float, default=0.6, help="seconds between the bots' moves")
+    play.set_defaults(run=_play)
 
     demo = sub.add_parser("demo", help="deal and play a random deal, and print it")
     demo.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--lang", default="fr", choices=("fr", "en"))
     demo.set_defaults(run=_demo)
+
+    score = sub.add_parser("score", help="keep the score of a game played with real cards")
+    score.add_argument("action", nargs="?", choices=("new", "list", "resume", "show", "export", "delete"),
+                       help="new sheet, list sheets, resume/show/export/delete sheet ID (default: list)")
+    score.add_argument("id", nargs="?", type=int, help="the sheet's number (see atout score list)")
+    score.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
+    score.add_argument("--target", type=int, default=0, help="points to win (default: the preset's)")
+    score.add_argument("--sa-ta", action="store_true", help="allow sans atout and tout atout")
+    score.add_argument("--name", help="the sheet's name")
+    score.add_argument("--sides", help="the sides' names, comma separated (default: NS,EW)")
+    score.add_argument("--format", default="csv", choices=("csv", "json"))
+    score.add_argument("--output", help="export to this file (default: the terminal)")
+    score.add_argument("--db", help="the score book (default: scores.sqlite3 in atout's data directory)")
+    score.add_argument("--lang", default="fr", choices=("fr", "en"))
+    score.set_defaults(run=_score)
 
     referee = sub.add_parser("referee", help="replay a record under its rules and print the score")
     referee.add_argument("file", help="a record file (text or JSON)")

@@ -44,13 +44,13 @@ def score_lines(deal: Deal, score: DealScore, lang: str = "fr") -> list[str]:
     return lines
 
 
-def deal_summary(deal: Deal, lang: str = "fr") -> str:
-    """A short report of a finished deal."""
+def deal_summary(deal: Deal, lang: str = "fr", hands: bool = True) -> str:
+    """A short report of a finished deal (with every hand as dealt, unless ``hands`` is false)."""
     rules = deal.rules
     out = []
-    hands = deal.initial_hands
-    for seat in range(rules.players):
-        out.append(f"{seat_name(rules, seat, lang):>6}: {hand_text(hands[seat], deal.strain, lang)}")
+    if hands:
+        for seat in range(rules.players):
+            out.append(f"{seat_name(rules, seat, lang):>6}: {hand_text(deal.initial_hands[seat], deal.strain, lang)}")
     result = deal.result
     if result is None:
         return "\n".join(out)

@@ -1,0 +1,158 @@
+"""The score keeper, end to end as a club would use it, on the rulebooks' worked examples."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from atout import AtoutError, Contract, DealFacts, Ruleset
+from atout.cli.keeper import Keeper
+from atout.scorebook import ScoreBook
+
+
+def run(book: ScoreBook, sheet_id: int, answers: list[str], lang: str = "fr") -> list[str]:
+    said: list[str] = []
+    feed: Iterator[str] = iter(answers)
+
+    def ask(question: str) -> str:
+        said.append(question)
+        return next(feed)
+
+    Keeper(book, sheet_id, lang, ask, said.append).run()
+    return said
+
+
+def sheet(preset: str = "coinche", **options: object) -> tuple[ScoreBook, int]:
+    book = ScoreBook(":memory:")
+    return book, book.create(Ruleset.preset(preset, **options), "test", ["Nous", "Eux"]).id
+
+
+def test_ffb_rounding_example() -> None:
+    """80 ♥ made with 95: 95 + 80 = 175 → 180, the defence 67 → 70 (FFB coinche §10.1.1, §10.2)."""
+    book, sid = sheet()
+    said = run(book, sid, ["80H", "Nous", "", "95", "", "", "quitter"])
+    assert any("Marques : Nous 180, Eux 70" in line for line in said)
+    assert book.load(sid).match.scores == {0: 180, 1: 70}
+
+
+def test_coinched_fall_in_one_line() -> None:
+    """100 ♥ coinched, takers 60: the defence marks (160 + 100) × 2 = 520 (FFB coinche §10.1.2)."""
+    book, sid = sheet()
+    run(book, sid, ["100H Eux 60 x", "quitter"])
+    assert book.load(sid).match.scores == {0: 520, 1: 0}
+
+
+def test_litige_is_carried_to_the_next_contract() -> None:
+    """81-81: the defence marks its 81 (→ 80), the takers' 81 (→ 80) go to the next contract made
+    (FFB coinche §10.1.3)."""
+    book, sid = sheet()
+    said = run(book, sid, ["80H Nous 81", "90S Eux 100", "quitter"])
+    assert any("80 points en litige" in line for line in said)
+    assert book.load(sid).match.scores == {0: 60, 1: 80 + 190 + 80}
+
+
+def test_capot_belote_and_announcements() -> None:
+    """A bid capot made: 252 + 250 + belote 20 + a cinquante 50 (FFB coinche §9.2, §10.1.1)."""
+    book, sid = sheet()
+    run(book, sid, ["capot pique", "Nous", "", "capot", "Nous", "Nous 50", "quitter"])
+    assert book.load(sid).match.scores == {0: 252 + 250 + 20 + 50 - 2, 1: 0}
+
+
+def test_contree_110_on_80_scores_190() -> None:
+    """Points faits + annoncés: 110 made on 80 → 190 (contrée, source 003)."""
+    book, sid = sheet("contree")
+    run(book, sid, ["80H Nous 110", "quitter"])
+    assert book.load(sid).match.scores == {0: 190, 1: 50}
+
+
+def test_classique_takers_need_more_than_the_defence() -> None:
+    """82 made; 81-81 a litige; the defence takes 162 on a fall (classique, source 001)."""
+    book, sid = sheet("classique")
+    said = run(book, sid, ["coeur", "Nous", "82", "", "", "pique", "Eux", "81", "", "", "carreau", "Nous", "60",
+                           "", "", "quitter"])
+    match = book.load(sid).match
+    assert match.scores == {0: 82 + 81, 1: 80 + 162 + 81}
+    assert any("litige" in line for line in said)
+
+
+def test_the_winner_is_announced_at_the_target() -> None:
+    book, sid = sheet(target=500)
+    said = run(book, sid, ["160H Nous capot", "160S Nous capot"])
+    assert said[-1] == "Partie gagnée par Nous !"
+
+
+def test_bad_entries_are_refused_and_nothing_is_lost() -> None:
+    book, sid = sheet()
+    run(book, sid, ["80H Nous 95", "quitter"])
+    said = run(book, sid, ["85H", "200H Nous 100", "80H Personne 90", "80H Nous 170", "zut", "80H",
+                           "Ailleurs", "Eux", "peut-être", "coinche", "beaucoup", "100", "Lui", "", "Eux cinquante",
+                           "Eux 50", "quitter"], "fr")
+    refused = [line for line in said if line.startswith("Saisie refusée")]
+    assert len(refused) >= 8
+    entries = book.load(sid).entries
+    assert len(entries) == 2 and entries[0].marks == {0: 180, 1: 70}
+    assert entries[1].facts is not None and entries[1].facts.contract.level == 1
+
+
+def test_undo_and_edit() -> None:
+    book, sid = sheet()
+    run(book, sid, ["80H Nous 95", "90S Eux 100", "annuler", "corriger", "80H Nous 120", "quitter"])
+    entries = book.load(sid).entries
+    assert len(entries) == 1 and entries[0].marks == {0: 200, 1: 40}
+    said = run(book, sid, ["annuler", "annuler", "corriger", "quitter"])
+    assert "Aucune donne." in said
+
+
+def test_passed_deal_and_english() -> None:
+    book, sid = sheet()
+    said = run(book, sid, ["pass", "help", "scores", "quit"], "en")
+    assert any("Commands" in line for line in said) and book.load(sid).entries[0].facts is None
+
+
+def test_score_book_refuses_bad_facts_before_writing(tmp_path: Path) -> None:
+    book = ScoreBook(tmp_path / "book.sqlite3")
+    sid = book.create(Ruleset.preset("coinche"), "x").id
+    with pytest.raises(AtoutError):
+        book.add(sid, DealFacts(Contract(80, 1, 0), {0: -5, 1: 167}))
+    assert book.load(sid).entries == []
+    with pytest.raises(AtoutError, match="no score sheet"):
+        book.load(99)
+    with pytest.raises(AtoutError, match="sides"):
+        book.create(Ruleset.preset("coinche"), "x", ["a", "b", "c"])
+    book.close()
+    corrupt = tmp_path / "corrupt.sqlite3"
+    corrupt.write_text("not a database", encoding="utf-8")
+    with pytest.raises(AtoutError, match="not a score book"):
+        ScoreBook(corrupt)
+
+
+def test_exports() -> None:
+    book, sid = sheet()
+    run(book, sid, ["80H Nous 95", "passe", "quitter"])
+    data = json.loads(book.export_json(sid))
+    assert data["format"] == "atout-scoresheet" and len(data["deals"]) == 2
+    assert data["deals"][0]["totals"] == {"Nous": 180, "Eux": 70}
+    lines = book.export_csv(sid).splitlines()
+    assert lines[0].startswith("deal,contract") and lines[1].startswith("1,80 ♥,Nous,0,made")
+    assert lines[2].startswith("2,passe")
+
+
+def test_score_command_end_to_end(tmp_path: Path) -> None:
+    """The real command, fed on its standard input like a user typing."""
+    db = tmp_path / "scores.sqlite3"
+    command = [sys.executable, "-m", "atout.cli.main", "score", "--db", str(db)]
+    typed = "80H\nNS\n\n95\n\n\n100H EW 60 x\nquitter\n"
+    done = subprocess.run([*command, "new", "--name", "Jeudi"], input=typed, capture_output=True, text=True,
+                          check=True)
+    assert "Marques : NS 520, EW 0 · Totaux : NS 700, EW 70" in done.stdout
+    listing = subprocess.run([*command, "list"], capture_output=True, text=True, check=True).stdout
+    assert "Jeudi" in listing and "2 donnes" in listing
+    csv_text = subprocess.run([*command, "export", "1"], capture_output=True, text=True, check=True).stdout
+    assert csv_text.count("\n") == 3
+    missing = subprocess.run([*command, "resume", "7"], capture_output=True, text=True)
+    assert missing.returncode == 2 and "no score sheet number 7" in missing.stderr
