@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from atout import __version__
@@ -36,14 +36,19 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    records = _read_records(Path(args.file), "referee")
+    return _each_deal(Path(args.file), "referee", lambda deal: deal_summary(deal, args.lang))
+
+
+def _each_deal(path: Path, command: str, show: Callable[[Deal], str]) -> int:
+    """Replay every record of a file and print what ``show`` says of each deal."""
+    records = _read_records(path, command)
     if isinstance(records, int):
         return records
     for i, record in enumerate(records, start=1):
         deal = record.replay()
         if len(records) > 1:
             print(f"# {i}")
-        print(deal_summary(deal, args.lang))
+        print(show(deal))
     return 0
 
 
@@ -74,15 +79,10 @@ def _analyse(args: argparse.Namespace) -> int:
     from atout.solver import Solver
     from atout.solver.analysis import analyse
 
-    records = _read_records(Path(args.file), "analyse")
-    if isinstance(records, int):
-        return records
-    for i, record in enumerate(records, start=1):
-        deal = record.replay()
-        if len(records) > 1:
-            print(f"# {i}")
-        print("\n".join(analysis_lines(deal, analyse(deal, Solver(deal.rules)), args.lang)))
-    return 0
+    def show(deal: Deal) -> str:
+        return "\n".join(analysis_lines(deal, analyse(deal, Solver(deal.rules)), args.lang))
+
+    return _each_deal(Path(args.file), "analyse", show)
 
 
 def _arena(args: argparse.Namespace) -> int:
