@@ -23,9 +23,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from atout.auction import Contract
 from atout.errors import AtoutError
 from atout.match import Match, MatchEntry
 from atout.rules import Ruleset
@@ -66,32 +64,6 @@ class Sheet:
     @property
     def entries(self) -> list[MatchEntry]:
         return self.match.entries
-
-
-def facts_to_dict(facts: DealFacts | None) -> dict[str, Any] | None:
-    if facts is None:
-        return None
-    c = facts.contract
-    return {
-        "contract": {"value": c.value, "strain": c.strain, "taker": c.taker, "level": c.level, "capot": c.capot},
-        "card_points": {str(k): v for k, v in facts.card_points.items()},
-        "belote": {str(k): v for k, v in facts.belote.items()},
-        "announcements": {str(k): v for k, v in facts.announcements.items()},
-        "capot": facts.capot,
-    }
-
-
-def facts_from_dict(data: dict[str, Any] | None) -> DealFacts | None:
-    if data is None:
-        return None
-    try:
-        c = data["contract"]
-        contract = Contract(int(c["value"]), int(c["strain"]), int(c["taker"]), int(c["level"]), bool(c["capot"]))
-        return DealFacts(contract, {int(k): int(v) for k, v in data["card_points"].items()},
-                         {int(k): int(v) for k, v in data.get("belote", {}).items()},
-                         {int(k): int(v) for k, v in data.get("announcements", {}).items()}, data.get("capot"))
-    except (KeyError, TypeError, ValueError) as err:
-        raise AtoutError(f"stored deal facts are corrupt ({err})") from None
 
 
 def _now() -> str:
@@ -144,7 +116,7 @@ class ScoreBook:
             raise AtoutError(f"sheet {sheet_id}: its ruleset does not match its fingerprint (corrupt record)")
         match = Match(rules)
         for (facts,) in self.db.execute("SELECT facts FROM deals WHERE sheet = ? ORDER BY number", (sheet_id,)):
-            match.add_facts(facts_from_dict(json.loads(facts)) if facts else None)
+            match.add_facts(DealFacts.from_dict(json.loads(facts)) if facts else None)
         return Sheet(row[0], row[1], rules, json.loads(row[4]), row[5], row[6], match)
 
     def delete(self, sheet_id: int) -> None:
@@ -194,7 +166,7 @@ class ScoreBook:
         return json.dumps({
             "format": "atout-scoresheet", "version": 1, "name": sheet.name, "created": sheet.created,
             "rules": sheet.rules.to_dict(), "fingerprint": sheet.rules.fingerprint, "sides": sheet.sides,
-            "deals": [{"number": i + 1, "facts": facts_to_dict(e.facts),
+            "deals": [{"number": i + 1, "facts": e.facts.to_dict() if e.facts else None,
                        "marks": {sheet.sides[s]: v for s, v in e.marks.items()},
                        "totals": {sheet.sides[s]: v for s, v in e.totals.items()}}
                       for i, e in enumerate(sheet.entries)],
@@ -226,8 +198,7 @@ class ScoreBook:
 
 
 def _json(facts: DealFacts | None) -> str | None:
-    data = facts_to_dict(facts)
-    return None if data is None else json.dumps(data)
+    return None if facts is None else json.dumps(facts.to_dict())
 
 
 def _default_sides(rules: Ruleset) -> list[str]:

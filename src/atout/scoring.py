@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from atout.auction import Contract
 from atout.errors import AtoutError
@@ -87,6 +88,36 @@ class DealFacts:
         facts = cls(contract, points, dict(belote or {}), dict(announcements or {}), capot_side)
         facts.check(rules)
         return facts
+
+    def to_dict(self) -> dict[str, Any]:
+        """The facts as JSON-ready data (sides as string keys); :meth:`from_dict` reads them back."""
+        c = self.contract
+        return {
+            "contract": {"value": c.value, "strain": c.strain, "taker": c.taker, "level": c.level, "capot": c.capot},
+            "card_points": {str(k): v for k, v in self.card_points.items()},
+            "belote": {str(k): v for k, v in self.belote.items()},
+            "announcements": {str(k): v for k, v in self.announcements.items()},
+            "capot": self.capot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealFacts:
+        """Facts from :meth:`to_dict`'s data; :class:`AtoutError` names what is corrupt.
+
+        >>> facts = DealFacts(Contract(80, 0, 1), {0: 100, 1: 62})
+        >>> DealFacts.from_dict(facts.to_dict()) == facts
+        True
+        """
+        try:
+            c = data["contract"]
+            contract = Contract(int(c["value"]), int(c["strain"]), int(c["taker"]), int(c["level"]), bool(c["capot"]))
+            capot = data.get("capot")
+            return cls(contract, {int(k): int(v) for k, v in data["card_points"].items()},
+                       {int(k): int(v) for k, v in data.get("belote", {}).items()},
+                       {int(k): int(v) for k, v in data.get("announcements", {}).items()},
+                       None if capot is None else int(capot))
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise AtoutError(f"stored deal facts are corrupt ({err!r})") from None
 
     def check(self, rules: Ruleset) -> None:
         """Raise :class:`AtoutError` if the facts cannot belong to a deal of ``rules``."""

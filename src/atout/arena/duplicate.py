@@ -50,10 +50,19 @@ class Board:
         return {
             "board": self.index, "seed": self.seed, "dealer": self.dealer, "diff": self.diff,
             "plays": [{"a_seats": list(p.a_seats), "marks": {str(k): v for k, v in p.marks.items()},
-                       "a": p.a_marks, "b": p.b_marks,
+                       "a": p.a_marks, "b": p.b_marks, "facts": p.facts.to_dict() if p.facts else None,
                        "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()}}
                       for p in self.plays],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Board:
+        """A board read back from a results file."""
+        plays = [Orientation(tuple(p["a_seats"]), {int(k): v for k, v in p["marks"].items()}, p["a"], p["b"],
+                             DealFacts.from_dict(p["facts"]) if p["facts"] else None,
+                             {name: list(xs) for name, xs in p["seconds"].items()})
+                 for p in data["plays"]]
+        return cls(data["board"], data["seed"], data["dealer"], plays)
 
 
 def orientations(players: int) -> list[tuple[int, ...]]:

@@ -4,7 +4,8 @@ Every board is reproducible from its seed alone (board ``i`` of a run seeded ``s
 deals from seed ``s * 1_000_003 + i`` and seeds its bots from it), so results do
 not depend on which worker played what. Each run writes a header line (the
 provenance: atout's version, the ruleset and its fingerprint, the specs, the seed),
-one line per board, and a summary line.
+one line per board, and a summary line. A run that was cut short can be resumed
+from its file: the boards already there are kept and only the missing ones are played.
 """
 
 from __future__ import annotations
@@ -106,19 +107,28 @@ def _ray_boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers:
 
 def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, workers: int | None = None,
              backend: str = "process", out: IO[str] | None = None,
-             progress: Callable[[int], None] | None = None) -> PairResult:
-    """Play ``deals`` duplicate boards of A against B and summarise them."""
+             progress: Callable[[int], None] | None = None,
+             previous: Sequence[dict[str, Any]] = ()) -> PairResult:
+    """Play ``deals`` duplicate boards of A against B and summarise them.
+
+    ``previous`` holds the records of an earlier results file (see :func:`read_results`):
+    the boards of the same run found there (same rules, specs and seed) are kept, not replayed.
+    """
     if deals < 1:
         raise AtoutError("the arena needs at least one deal")
     if backend not in ("process", "ray"):
         raise AtoutError(f"unknown backend {backend!r} (process or ray)")
     workers = (os.cpu_count() or 1) if workers is None else workers
-    jobs = [(rules, a, b, i, board_seed(seed, i)) for i in range(deals)]
+    done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed).items() if i < deals}
+    jobs = [(rules, a, b, i, board_seed(seed, i)) for i in range(deals) if i not in done]
     if out is not None:
         _write(out, {"type": "header", "atout": __version__, "date": datetime.now(UTC).isoformat(),
                      "rules": rules.to_dict(), "fingerprint": rules.fingerprint, "seed": seed, "deals": deals,
-                     "a": a.to_dict(), "b": b.to_dict(), "backend": backend, "workers": workers})
-    boards: list[Board] = []
+                     "a": a.to_dict(), "b": b.to_dict(), "backend": backend, "workers": workers,
+                     "resumed_boards": len(done)})
+    boards: list[Board] = list(done.values())
+    if progress is not None and done:
+        progress(len(done))
     for board in _boards(jobs, workers, backend):
         boards.append(board)
         if out is not None:
@@ -138,9 +148,31 @@ def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, 
     return result
 
 
+def _boards_of_run(records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec, b: BotSpec,
+                   seed: int) -> dict[int, Board]:
+    """The boards that ``records`` hold for this run, by index."""
+    run = {"fingerprint": rules.fingerprint, "seed": seed, "a": a.to_dict(), "b": b.to_dict()}
+    boards: dict[int, Board] = {}
+    same = False
+    for record in records:
+        if record.get("type") == "header":
+            same = all(record.get(key) == value for key, value in run.items())
+        elif record.get("type") == "board" and same:
+            try:
+                board = Board.from_dict(record)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise AtoutError(f"a board record of the results file is malformed: {str(record)[:80]}") from None
+            if board.seed != board_seed(seed, board.index):
+                raise AtoutError(f"board {board.index} of the results file has seed {board.seed}, "
+                                 f"not {board_seed(seed, board.index)}: the file is corrupt")
+            boards[board.index] = board
+    return boards
+
+
 def run_tournament(rules: Ruleset, specs: Sequence[BotSpec], deals: int, seed: int = 0,
                    workers: int | None = None, backend: str = "process", out: IO[str] | None = None,
-                   progress: Callable[[int], None] | None = None) -> tuple[list[PairResult], dict[str, float]]:
+                   progress: Callable[[int], None] | None = None,
+                   previous: Sequence[dict[str, Any]] = ()) -> tuple[list[PairResult], dict[str, float]]:
     """Every pair of bots plays ``deals`` boards; Elo ratings from the boards won (a tie counts half)."""
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
@@ -148,7 +180,7 @@ def run_tournament(rules: Ruleset, specs: Sequence[BotSpec], deals: int, seed: i
     results = []
     pairwise: dict[tuple[str, str], tuple[float, int]] = {}
     for offset, (a, b) in enumerate(combinations(specs, 2)):
-        pair = run_pair(rules, a, b, deals, seed + offset, workers, backend, out, progress)
+        pair = run_pair(rules, a, b, deals, seed + offset, workers, backend, out, progress, previous)
         results.append(pair)
         won = sum(1.0 if board.diff > 0 else 0.5 if board.diff == 0 else 0.0 for board in pair.boards)
         pairwise[(a.name, b.name)] = (won, len(pair.boards))

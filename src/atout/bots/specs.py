@@ -4,6 +4,8 @@ A spec names the bidder and the card player and their budgets::
 
     name = "expert"
     bidder = "search"        # random | heuristic | search
+    taker = "heuristic"      # who takes or passes around a retourne (classique, deux, trois);
+                             # default: the bidder
     player = "search"        # random | heuristic | search
     samples = 24             # search: deals sampled per card
     time_per_card = 0.8      # search: seconds a card may take (samples stop early)
@@ -53,6 +55,7 @@ class BotSpec:
     name: str
     bidder: str = "heuristic"
     player: str = "heuristic"
+    taker: str | None = None
     samples: int = 24
     time_per_card: float = 0.8
     bid_samples: int = 8
@@ -64,8 +67,8 @@ class BotSpec:
 
     def __post_init__(self) -> None:
         where = f"bot spec {self.name!r}"
-        for role in ("bidder", "player"):
-            if getattr(self, role) not in KINDS:
+        for role in ("bidder", "player", "taker"):
+            if getattr(self, role) not in KINDS and (role != "taker" or self.taker is not None):
                 raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
         if not 1 <= self.samples <= 1000 or not 1 <= self.bid_samples <= 1000:
             raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 1000")
@@ -113,12 +116,15 @@ def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
 
 
 class ComposedAgent:
-    """An auction agent and a card-play agent behind one interface; ``noise`` is the chance of a
-    random card (a beginner's slips; his bidding stays his own)."""
+    """An auction agent (with its own taker for take-or-pass auctions around a retourne) and a
+    card-play agent behind one interface; ``noise`` is the chance of a random card (a beginner's
+    slips; his bidding stays his own)."""
 
-    def __init__(self, name: str, bidder: Agent, player: Agent, noise: float, seed: int) -> None:
+    def __init__(self, name: str, bidder: Agent, player: Agent, noise: float, seed: int,
+                 taker: Agent | None = None) -> None:
         self.name = name
         self.bidder = bidder
+        self.taker = taker or bidder
         self.player = player
         self.noise = noise
         self.rng = random.Random(seed)
@@ -127,7 +133,7 @@ class ComposedAgent:
         legal = obs.legal_actions()
         auction = isinstance(legal[0], (Pass, Bid, Coinche, Surcoinche, Take))
         if auction:
-            return self.bidder.act(obs)
+            return (self.taker if obs.rules.auction == "retourne" else self.bidder).act(obs)
         if self.noise and self.rng.random() < self.noise:
             return self.rng.choice(legal)
         return self.player.act(obs)
@@ -149,4 +155,5 @@ def build_agent(spec: str | Path | dict[str, Any] | BotSpec, seed: int | None = 
 
     player = make(spec.player, 2)
     bidder = player if spec.bidder == spec.player else make(spec.bidder, 1)
-    return ComposedAgent(spec.name, bidder, player, spec.noise, seed)
+    taker = None if spec.taker in (None, spec.bidder) else make(spec.taker, 3)
+    return ComposedAgent(spec.name, bidder, player, spec.noise, seed, taker)

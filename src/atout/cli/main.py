@@ -88,7 +88,7 @@ def _analyse(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from atout.arena import run_pair, run_tournament
+    from atout.arena import read_results, run_pair, run_tournament
     from atout.bots import load_spec
 
     rules = Ruleset.preset(args.preset)
@@ -99,6 +99,10 @@ def _arena(args: argparse.Namespace) -> int:
         print("atout arena: give at least two bots", file=sys.stderr)
         return 2
     pairs = len(specs) * (len(specs) - 1) // 2
+    if args.resume and not args.out:
+        print("atout arena: --resume needs --out FILE (the results to resume)", file=sys.stderr)
+        return 2
+    previous = read_results(Path(args.out)) if args.resume and Path(args.out).exists() else []
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:
@@ -108,10 +112,10 @@ def _arena(args: argparse.Namespace) -> int:
             ratings: dict[str, float] = {}
             if len(specs) == 2:
                 results = [run_pair(rules, specs[0], specs[1], args.deals, args.seed, args.workers,
-                                             args.backend, out, step)]
+                                    args.backend, out, step, previous)]
             else:
                 results, ratings = run_tournament(rules, specs, args.deals, args.seed, args.workers,
-                                                  args.backend, out, step)
+                                                  args.backend, out, step, previous)
     finally:
         if out is not None:
             out.close()
@@ -270,6 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     arena.add_argument("--backend", default="process", choices=("process", "ray"))
     arena.add_argument("--out", help="append the results to this JSON-lines file")
+    arena.add_argument("--resume", action="store_true",
+                       help="keep the boards of the same run already in --out and play only the missing ones")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_arena)
     return parser
