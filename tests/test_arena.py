@@ -99,3 +99,39 @@ def test_ray_backend_gives_the_same_results() -> None:
     local = run_pair(rules, CLUB, RANDOM, 4, seed=8, workers=1)
     remote = run_pair(rules, CLUB, RANDOM, 4, seed=8, workers=2, backend="ray")
     assert [b.diff for b in remote.boards] == [b.diff for b in local.boards]
+
+
+def test_a_run_cut_short_resumes_from_its_file(tmp_path: Path) -> None:
+    rules = Ruleset.preset("classique")
+    out = tmp_path / "r.jsonl"
+    with out.open("w", encoding="utf-8") as handle:
+        run_pair(rules, CLUB, RANDOM, 3, seed=6, workers=1, out=handle)
+    played: list[int] = []
+    with out.open("a", encoding="utf-8") as handle:
+        resumed = run_pair(rules, CLUB, RANDOM, 7, seed=6, workers=1, out=handle, progress=played.append,
+                           previous=read_results(out))
+    whole = run_pair(rules, CLUB, RANDOM, 7, seed=6, workers=1)
+    assert played == [3, 1, 1, 1, 1]  # three boards kept, four played
+    assert [b.diff for b in resumed.boards] == [b.diff for b in whole.boards]
+    assert (resumed.wins, resumed.matches) == (whole.wins, whole.matches)
+    assert [b.plays[0].facts for b in resumed.boards] == [b.plays[0].facts for b in whole.boards]
+    other = run_pair(rules, CLUB, RANDOM, 2, seed=7, workers=1, previous=read_results(out))
+    assert [b.seed for b in other.boards] == [7_000_021, 7_000_022]  # another seed: nothing kept
+
+
+def test_resume_rejects_a_corrupt_board(tmp_path: Path) -> None:
+    rules = Ruleset.preset("coinche")
+    out = io.StringIO()
+    run_pair(rules, CLUB, RANDOM, 1, seed=2, workers=1, out=out)
+    header, board, _ = (json.loads(line) for line in out.getvalue().splitlines())
+    del board["plays"]
+    with pytest.raises(AtoutError, match="malformed"):
+        run_pair(rules, CLUB, RANDOM, 2, seed=2, workers=1, previous=[header, board])
+    board["plays"], board["seed"] = [], 1
+    with pytest.raises(AtoutError, match="corrupt"):
+        run_pair(rules, CLUB, RANDOM, 2, seed=2, workers=1, previous=[header, board])
+
+
+def test_arena_resume_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "club", "random", "--deals", "2", "--quiet", "--resume"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err

@@ -148,3 +148,23 @@ def test_agents_are_reproducible_from_their_seed() -> None:
     one = play_deal(Deal.new(rules, seed=4), [build_agent("debutant", seed=s) for s in range(4)])
     two = play_deal(Deal.new(rules, seed=4), [build_agent("debutant", seed=s) for s in range(4)])
     assert one.actions == two.actions
+
+
+def test_the_taker_decides_around_a_retourne_and_the_bidder_elsewhere() -> None:
+    spec = load_spec({"name": "mixed", "bidder": "random", "taker": "heuristic", "player": "heuristic"})
+    classique = Deal.new(Ruleset.preset("classique"), seed=3)
+    heuristic = build_agent("club")
+    for _ in range(2):  # the first round of the retourne auction
+        seat = classique.turn
+        assert seat is not None
+        call = build_agent(spec, seed=1).act(classique.observation(seat))
+        assert call == heuristic.act(classique.observation(seat))
+        classique.apply(call, seat)
+    coinche = Deal.new(Ruleset.preset("coinche"), seed=3)
+    seat = coinche.turn
+    assert seat is not None
+    calls = {build_agent(spec, seed=s).act(coinche.observation(seat)) for s in range(12)}
+    assert len(calls) > 1  # the random bidder, not the club player's single choice
+    with pytest.raises(AtoutError, match="taker 'psychic'"):
+        load_spec({"name": "x", "taker": "psychic"})
+    assert load_spec("expert").taker == "heuristic" and load_spec("club").taker is None

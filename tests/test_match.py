@@ -154,3 +154,14 @@ def test_traditional_deal_gives_more_voids_and_longer_suits() -> None:
     traditional = _shape_stats(True)
     assert traditional[0] > shuffled[0] + 0.08
     assert traditional[1] > shuffled[1] + 0.08
+
+
+def test_deal_facts_round_trip_and_reject_corrupt_data() -> None:
+    facts = DealFacts(Contract(100, 2, 1, level=2), {0: 60, 1: 102}, {1: 20}, {0: 50}, None, {0: 3, 1: 5})
+    assert DealFacts.from_dict(facts.to_dict()) == facts
+    broken = facts.to_dict()
+    broken["card_points"] = {"0": "many"}
+    with pytest.raises(AtoutError, match="facts are corrupt"):
+        DealFacts.from_dict(broken)
+    with pytest.raises(AtoutError, match="facts are corrupt"):
+        DealFacts.from_dict({"card_points": {}})

@@ -98,6 +98,7 @@ class DealFacts:
             "belote": {str(k): v for k, v in self.belote.items()},
             "announcements": {str(k): v for k, v in self.announcements.items()},
             "capot": self.capot,
+            "tricks": None if self.tricks is None else {str(k): v for k, v in self.tricks.items()},
         }
 
     @classmethod
@@ -111,11 +112,12 @@ class DealFacts:
         try:
             c = data["contract"]
             contract = Contract(int(c["value"]), int(c["strain"]), int(c["taker"]), int(c["level"]), bool(c["capot"]))
-            capot = data.get("capot")
+            capot, tricks = data.get("capot"), data.get("tricks")
             return cls(contract, {int(k): int(v) for k, v in data["card_points"].items()},
                        {int(k): int(v) for k, v in data.get("belote", {}).items()},
                        {int(k): int(v) for k, v in data.get("announcements", {}).items()},
-                       None if capot is None else int(capot))
+                       None if capot is None else int(capot),
+                       None if tricks is None else {int(k): int(v) for k, v in tricks.items()})
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise AtoutError(f"stored deal facts are corrupt ({err!r})") from None
 
