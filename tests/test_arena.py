@@ -91,6 +91,8 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "club vs random (coinche, 4 duplicate deals)" in text and "points per deal" in text
     assert read_results(out)[-1]["type"] == "summary"
     assert main(["arena", "club", "--deals", "2", "--quiet"]) == 2
+    assert main(["arena", "club", "random", "--deals", "1", "--quiet", "--out", str(tmp_path / "no" / "r")]) == 2
+    assert "No such file or directory" in capsys.readouterr().err
 
 
 def test_ray_backend_gives_the_same_results() -> None:

@@ -289,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AtoutError as err:
         print(f"atout {args.command}: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        print(f"atout {args.command}: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
