@@ -168,3 +168,16 @@ def test_the_taker_decides_around_a_retourne_and_the_bidder_elsewhere() -> None:
     with pytest.raises(AtoutError, match="taker 'psychic'"):
         load_spec({"name": "x", "taker": "psychic"})
     assert load_spec("expert").taker == "heuristic" and load_spec("club").taker is None
+
+
+def test_a_search_bot_out_of_time_plays_the_club_players_card() -> None:
+    rules = Ruleset.preset("coinche")
+    deal = Deal.new(rules, dealer=0, seed=12)
+    for call in ("80H", "P", "P", "P"):
+        deal.apply(call)
+    while deal.must_declare:
+        deal.apply("ann:-")
+    seat = deal.turn
+    assert seat is not None
+    hurried = build_agent({"name": "hurried", "player": "search", "time_per_card": 1e-9})
+    assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))

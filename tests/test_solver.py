@@ -8,7 +8,7 @@ import random
 import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
-from atout.solver import Solver, position_of
+from atout.solver import SearchLimit, Solver, position_of
 from solver_reference import random_positions, reference_value
 
 #: (preset, options, strain): every play mode, every table size, the card-play options.
@@ -110,6 +110,22 @@ def test_full_deal_from_trick_one() -> None:
     solution = solver.solve(deal)
     assert set(int(c) for c in solution.values) == {a.card for a in deal.legal_actions()}  # type: ignore[attr-defined]
     assert 0 <= solution.value <= 252
+
+
+def test_a_node_limit_stops_a_solve_without_spoiling_the_next() -> None:
+    rules = Ruleset.preset("coinche")
+    deal = Deal.new(rules, dealer=0, seed=12)
+    for call in ("80H", "P", "P", "P"):
+        deal.apply(call)
+    while deal.must_declare:
+        deal.apply("ann:-")
+    before = deal.position()
+    solver = Solver(rules)
+    with pytest.raises(SearchLimit, match="more than 2,000 nodes"):
+        solver.solve(deal, node_limit=2000)
+    assert deal.position() == before
+    assert solver.solve(deal).values == Solver(rules).solve(deal).values
+    assert solver.solve(deal, node_limit=10**9).values == Solver(rules).solve(deal).values
 
 
 def test_bad_positions_are_refused() -> None:

@@ -5,7 +5,10 @@ Card play: deals consistent with everything the seat has seen are sampled
 legal card gets the average over the samples of the deal score it leads to — the
 takers' and the defenders' marks under the ruleset's scoring (contract made or
 failed, coinche, capot, belote), not the raw card points. Sampling stops at
-``samples`` deals or when ``time_per_card`` is spent (after a few deals).
+``samples`` deals or at ``time_per_card``, a hard limit: no deal is sampled that
+should not be solved in time, and a solve that would overrun is stopped (its nodes
+counted against the speed this agent measured on its earlier solves). When not one
+deal could be solved in time, the club player's card is played.
 
 Bidding: ``bid_samples`` completions of the hidden hands are solved once per deal
 in every strain the hand could play (the double-dummy value is the same whoever
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from atout.actions import PASS, Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
 from atout.announcements import best_announcements
 from atout.auction import Contract
-from atout.bots.heuristic import bid_ceiling, contract_estimate, strain_value
+from atout.bots.heuristic import HeuristicAgent, bid_ceiling, contract_estimate, strain_value
 from atout.bots.knowledge import STOCK, Knowledge
 from atout.bots.specs import BotSpec
 from atout.cards import deck_mask
@@ -31,11 +34,11 @@ from atout.deal import Deal
 from atout.observation import Observation
 from atout.rules import Ruleset
 from atout.scoring import DealFacts, score_deal
-from atout.solver import Solver
+from atout.solver import SearchLimit, Solver
 from atout.tables import play_mode
 
-#: Fewest deals a card decision samples, whatever the time budget says.
-MIN_SAMPLES = 2
+#: Nodes a second a solve is assumed to search until the agent has timed its own solves.
+START_RATE = 4_000_000
 #: How often (over the samples) a capot (or a surcoinched contract) must be made to bid it;
 #: the spec sets it for other bids and coinches: double-dummy values flatter the side that
 #: knows every card, so bids and doubles want a margin.
@@ -66,6 +69,8 @@ class SearchAgent:
         self.rng = random.Random(seed)
         self._solvers: dict[str, Solver] = {}
         self._bids: _BidTable | None = None
+        self._rate = float(START_RATE)
+        self._fallback = HeuristicAgent(spec.name, spec.aggression)
 
     def _solver(self, rules: Ruleset) -> Solver:
         solver = self._solvers.get(rules.fingerprint)
@@ -92,20 +97,30 @@ class SearchAgent:
         know = Knowledge.of(obs)
         solver = self._solver(obs.rules)
         totals = dict.fromkeys(by_card, 0.0)
+        budget = self.spec.time_per_card
         start = time.perf_counter()
         slowest = 0.0
         count = 0
         while count < self.spec.samples:
             elapsed = time.perf_counter() - start
             # Another sample only if it should end within the budget (the slowest so far as a guide).
-            if count >= MIN_SAMPLES and elapsed + slowest > self.spec.time_per_card:
+            if count and elapsed + slowest > budget:
                 break
             deal = _snapshot(obs, self._fit_auction(obs, know))
-            solution = solver.solve(deal)
+            began = time.perf_counter()
+            try:
+                solution = solver.solve(deal, node_limit=max(1, int((budget - (began - start)) * self._rate)))
+            except SearchLimit:
+                break
+            spent = time.perf_counter() - began
+            if spent > 0.01:  # long enough to time the solver's own speed
+                self._rate = (self._rate + solution.nodes / spent) / 2
             for card, value in solution.values.items():
                 totals[card] += _utility(obs, value)
             count += 1
             slowest = max(slowest, time.perf_counter() - start - elapsed)
+        if not count:
+            return self._fallback.act(obs)
         best = max(totals, key=lambda c: (totals[c], -c))
         return by_card[best]
 

@@ -35,7 +35,11 @@ from atout.rules import Ruleset
 from atout.solver import search as core
 from atout.tables import play_mode
 
-__all__ = ["Position", "Solution", "Solver", "position_of"]
+__all__ = ["Position", "SearchLimit", "Solution", "Solver", "position_of"]
+
+
+class SearchLimit(AtoutError):
+    """A solve stopped at its node limit before it knew the answer."""
 
 
 @dataclass(frozen=True)
@@ -134,17 +138,29 @@ class Solver:
         self._seat_side = np.zeros(rules.players, np.int64)
 
     # --------------------------------------------------------------- queries
-    def solve(self, deal: Deal) -> Solution:
-        """The value of every legal card of the player to move (equal cards share a value)."""
+    def solve(self, deal: Deal, node_limit: int = 0) -> Solution:
+        """The value of every legal card of the player to move (equal cards share a value).
+
+        With ``node_limit`` > 0, a solve that would search more nodes stops and raises
+        :class:`SearchLimit` (the table keeps what was learnt; later calls stay exact).
+        """
         pos = self._prepare(deal)
         me = pos.seat_side[pos.mover]
         cards = self._root_cards(deal)
         values = np.zeros(len(cards), np.int64)
         self._ctx[core.NODES] = 0
         self._ctx[core.ME] = me
+        self._ctx[core.NODE_LIMIT] = max(0, node_limit)
         hands, win = self._load(pos)
-        core.solve_moves(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                         pos.capot[1], np.array(cards, np.int64), self._seat_side, self._ctx, self._table, values)
+        try:
+            core.solve_moves(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
+                             pos.capot[1], np.array(cards, np.int64), self._seat_side, self._ctx, self._table,
+                             values)
+        finally:
+            self._ctx[core.NODE_LIMIT] = 0
+        if self._ctx[core.ABORTED]:
+            self._ctx[core.ABORTED] = 0
+            raise SearchLimit(f"the solve needed more than {node_limit:,} nodes")
         by_card = sorted(zip(cards, values, strict=True))
         return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
 

@@ -23,6 +23,9 @@ from atout.fast.kernels import ABOVE, POINTS, STRENGTH, beats, legal_mask, lowes
 
 #: Slots of the context array ``ctx`` shared by every call of one search.
 PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, TT_BITS, NODES = range(10)
+#: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
+#: what it returns then means nothing, but the table keeps only finished nodes, so it stays sound.
+NODE_LIMIT, ABORTED = 10, 11
 #: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
 #: best card << 32 | leader, capot flags and side << 40 | generation << 48.
 #: ``ctx[KILLERS + 4 * tricks_left + count]``: the last card that caused a cut-off at that point of a trick.
@@ -269,6 +272,11 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     while True:
         if action == _ENTER:
             ctx[NODES] += 1
+            if ctx[NODE_LIMIT] > 0 and ctx[NODES] > ctx[NODE_LIMIT]:
+                ctx[ABORTED] = 1
+                for k in range(d - 1, -1, -1):  # give back the cards taken on the way down
+                    hands[st_seat[k]] = st_hand[k]
+                return 0
             lead = st_leader[d]
             cnt = st_count[d]
             left = st_left[d]
@@ -502,6 +510,8 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
     while lower + 1 < upper:
         g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx,
                    table)
+        if ctx[ABORTED]:
+            return lower
         if g >= b:
             lower = g
         else:
@@ -546,6 +556,8 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
     me = ctx[ME]
     best = exact(hands, leader, tricks, count, win, tricks_left, capot0, capot1, 0,
                  upper_bound(hands, tricks, count, tricks_left, ctx), 0, seat_side, ctx, table)
+    if ctx[ABORTED]:
+        return
     trick = tricks[tricks_left]
     seat = (leader + count) % players
     hand = hands[seat]
@@ -585,3 +597,5 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
             out[i] = exact(hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, best + 1, best,
                            seat_side, ctx, table)
         hands[seat] = hand
+        if ctx[ABORTED]:
+            return
