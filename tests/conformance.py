@@ -19,6 +19,17 @@ from atout.tables import play_mode
 MAX_ACTIONS = 400
 
 
+def first_card(seed: int = 12) -> Deal:
+    """A coinche deal taken at 80 hearts by North, with everyone's announcements waived: North to
+    lead the first card."""
+    deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=seed)
+    for call in ("80H", "P", "P", "P"):
+        deal.apply(call)
+    while deal.must_declare:
+        deal.apply("ann:-")
+    return deal
+
+
 def play_random_deal(rules: Ruleset, seed: int, *, dealer: int = 0, check_every_step: bool = True) -> Deal:
     """Play one deal with uniformly random legal actions, checking the invariants on the way."""
     rng = random.Random(seed)

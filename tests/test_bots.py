@@ -11,6 +11,7 @@ from atout.actions import Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
 from atout.bots.knowledge import Knowledge
 from atout.rules import PRESETS
+from conformance import first_card
 
 CHEAP = ("random", "debutant", "club")
 
@@ -171,12 +172,7 @@ def test_the_taker_decides_around_a_retourne_and_the_bidder_elsewhere() -> None:
 
 
 def test_a_search_bot_out_of_time_plays_the_club_players_card() -> None:
-    rules = Ruleset.preset("coinche")
-    deal = Deal.new(rules, dealer=0, seed=12)
-    for call in ("80H", "P", "P", "P"):
-        deal.apply(call)
-    while deal.must_declare:
-        deal.apply("ann:-")
+    deal = first_card()
     seat = deal.turn
     assert seat is not None
     hurried = build_agent({"name": "hurried", "player": "search", "time_per_card": 1e-9})

@@ -9,6 +9,7 @@ import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
 from atout.solver import SearchLimit, Solver, position_of
+from conformance import first_card
 from solver_reference import random_positions, reference_value
 
 #: (preset, options, strain): every play mode, every table size, the card-play options.
@@ -100,25 +101,15 @@ def test_threshold_query_agrees_with_the_value() -> None:
 
 def test_full_deal_from_trick_one() -> None:
     """A whole deal: the value of the best card equals what best play then takes."""
-    rules = Ruleset.preset("coinche")
-    deal = Deal.new(rules, dealer=0, seed=12)
-    for call in ("80H", "P", "P", "P"):
-        deal.apply(call)
-    solver = Solver(rules)
-    while deal.must_declare:
-        deal.apply("ann:-")
-    solution = solver.solve(deal)
+    deal = first_card()
+    solution = Solver(deal.rules).solve(deal)
     assert set(int(c) for c in solution.values) == {a.card for a in deal.legal_actions()}  # type: ignore[attr-defined]
     assert 0 <= solution.value <= 252
 
 
 def test_a_node_limit_stops_a_solve_without_spoiling_the_next() -> None:
-    rules = Ruleset.preset("coinche")
-    deal = Deal.new(rules, dealer=0, seed=12)
-    for call in ("80H", "P", "P", "P"):
-        deal.apply(call)
-    while deal.must_declare:
-        deal.apply("ann:-")
+    deal = first_card()
+    rules = deal.rules
     before = deal.position()
     solver = Solver(rules)
     with pytest.raises(SearchLimit, match="more than 2,000 nodes"):
