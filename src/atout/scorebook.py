@@ -5,6 +5,7 @@ marks, totals and winner are always recomputed from the facts by the one scoring
 function (:mod:`atout.scoring`). Facts are checked before they are written and
 every change is one transaction, so a bad entry is refused and nothing saved is lost.
 
+>>> from atout import Contract
 >>> book = ScoreBook(":memory:")
 >>> sheet = book.create(Ruleset.preset("coinche"), "Jeudi", ["Nous", "Eux"])
 >>> facts = DealFacts.from_takers_points(sheet.rules, Contract(90, 1, taker=0), 102)
