@@ -132,6 +132,8 @@ def test_resume_rejects_a_corrupt_board(tmp_path: Path) -> None:
     board["plays"], board["seed"] = [], 1
     with pytest.raises(AtoutError, match="corrupt"):
         run_pair(rules, CLUB, RANDOM, 2, seed=2, workers=1, previous=[header, board])
+    with pytest.raises(AtoutError, match="not an arena record"):
+        run_pair(rules, CLUB, RANDOM, 2, seed=2, workers=1, previous=[header, [1, 2]])  # type: ignore[list-item]
 
 
 def test_arena_resume_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:

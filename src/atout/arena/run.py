@@ -155,6 +155,8 @@ def _boards_of_run(records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec
     boards: dict[int, Board] = {}
     same = False
     for record in records:
+        if not isinstance(record, dict):
+            raise AtoutError(f"the results file holds a line that is not an arena record: {str(record)[:80]}")
         if record.get("type") == "header":
             same = all(record.get(key) == value for key, value in run.items())
         elif record.get("type") == "board" and same:
