@@ -163,9 +163,14 @@ def _play(args: argparse.Namespace) -> int:
         rules = Ruleset.preset(args.preset, **options)
         session = GameSession(rules, bots=args.level, seed=args.seed)
     save.parent.mkdir(parents=True, exist_ok=True)
+    import gc
     import threading
 
-    threading.Thread(target=warm_up, daemon=True).start()  # compile the kernels while the player bids
+    def settle() -> None:
+        warm_up()  # compile the kernels while the player bids,
+        gc.freeze()  # then spare later collections the ~100,000 objects of start-up (an 80 ms pause)
+
+    threading.Thread(target=settle, daemon=True).start()
     TableApp(session, args.lang, save, args.speed).run()
     return 0
 
