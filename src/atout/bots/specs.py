@@ -8,7 +8,7 @@ A spec names the bidder and the card player and their budgets::
                              # default: the bidder
     player = "search"        # random | heuristic | search
     samples = 24             # search: deals sampled per card
-    time_per_card = 0.8      # search: seconds a card may take (samples stop early)
+    time_per_card = 0.8      # search: seconds a card may take, at most
     bid_samples = 8          # search: deals sampled to value the contracts
     bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
     coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
