@@ -145,6 +145,16 @@ def data_dir() -> Path:
     return Path(base) / "atout"
 
 
+def _rules_from(args: argparse.Namespace) -> Ruleset:
+    """The ruleset that --preset, --target and --sa-ta name."""
+    options: dict[str, object] = {}
+    if args.target:
+        options["target"] = args.target
+    if args.sa_ta:
+        options.update(sans_atout=True, tout_atout=True)
+    return Ruleset.preset(args.preset, **options)
+
+
 def _play(args: argparse.Namespace) -> int:
     from atout.cli.table import TableApp
     from atout.fast import warm_up
@@ -155,13 +165,7 @@ def _play(args: argparse.Namespace) -> int:
         session = GameSession.load(args.resume)
         save = Path(args.save) if args.save else Path(args.resume)
     else:
-        options: dict[str, object] = {}
-        if args.target:
-            options["target"] = args.target
-        if args.sa_ta:
-            options.update(sans_atout=True, tout_atout=True)
-        rules = Ruleset.preset(args.preset, **options)
-        session = GameSession(rules, bots=args.level, seed=args.seed)
+        session = GameSession(_rules_from(args), bots=args.level, seed=args.seed)
     save.parent.mkdir(parents=True, exist_ok=True)
     import gc
     import threading
@@ -183,12 +187,7 @@ def _score(args: argparse.Namespace) -> int:
     try:
         action = args.action or "list"
         if action == "new":
-            options: dict[str, object] = {}
-            if args.target:
-                options["target"] = args.target
-            if args.sa_ta:
-                options.update(sans_atout=True, tout_atout=True)
-            rules = Ruleset.preset(args.preset, **options)
+            rules = _rules_from(args)
             sides = [n.strip() for n in args.sides.split(",")] if args.sides else None
             sheet = book.create(rules, args.name or rules.name, sides)
             Keeper(book, sheet.id, args.lang).run()
