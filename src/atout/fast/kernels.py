@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from atout.rules import Ruleset
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
@@ -28,8 +30,6 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 POINTS, STRENGTH, ABOVE, TRUMP_MASK = _tables()
 _SUIT = np.array([0xFF << (8 * s) for s in range(4)], np.int64)
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
 
 
 def mode_of(strain: int, rules: Ruleset) -> int:
@@ -41,18 +41,32 @@ def mode_of(strain: int, rules: Ruleset) -> int:
     return strain
 
 
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    """LLVM's population count (one instruction on current CPUs)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
+    """LLVM's count of trailing zeros, undefined for zero (one instruction on current CPUs)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Number of set bits of a non-negative mask."""
+    return _ctpop(x)
 
 
 @njit(cache=True, inline="always")
 def lowest(x: int) -> int:
-    """Index of the lowest set bit of a non-zero 32-bit mask."""
-    return _DEBRUIJN[(((x & -x) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    """Index of the lowest set bit of a non-zero mask."""
+    return _cttz(x)
 
 
 @njit(cache=True)

@@ -127,7 +127,6 @@ class Solver:
         size = 1 << table_bits
         self._table = np.zeros((size, 2), np.int64)
         self._ctx = np.zeros(core.CTX_SIZE, np.int64)
-        self._ctx[core.KILLERS:] = -1
         self._ctx[core.TT_BITS] = table_bits
         self._ctx[core.PLAYERS] = rules.players
         self._ctx[core.PARTNERS] = int(rules.players == 4)

@@ -10,8 +10,9 @@ Techniques: a transposition table at trick boundaries (key: the cards still in
 play, the leader, which sides have won every trick so far, ``me``; two bounds and
 the best card), move ordering (the table's card first, then winning and point
 heuristics), equivalent cards (touching cards of one suit in one hand, of equal
-points, are searched once), a quick upper bound from the points left, and
-zero-window searches driven from Python for exact values and thresholds.
+points, are searched once), bounds without search at each trick (sure top trumps,
+and the masters the leader can cash at once), and zero-window searches for exact
+values and thresholds.
 """
 
 from __future__ import annotations
@@ -19,19 +20,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from atout.fast.kernels import ABOVE, POINTS, STRENGTH, beats, legal_mask, lowest
+from atout.fast.kernels import POINTS, STRENGTH, beats, legal_mask, lowest, popcount
 
 #: Slots of the context array ``ctx`` shared by every call of one search.
 PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, TT_BITS, NODES = range(10)
 #: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
 #: what it returns then means nothing, but the table keeps only finished nodes, so it stays sound.
 NODE_LIMIT, ABORTED = 10, 11
+CTX_SIZE = 12
 #: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
 #: best card << 32 | leader, capot flags and side << 40 | generation << 48.
-#: ``ctx[KILLERS + 4 * tricks_left + count]``: the last card that caused a cut-off at that point of a trick.
-KILLERS = 16
-CTX_SIZE = KILLERS + 4 * 12
 INF = 10_000
+#: ``_SUITS[s]``: the mask of suit ``s``.
+_SUITS = np.array([0xFF << (8 * s) for s in range(4)], np.int64)
+
+
+def _next_up() -> np.ndarray:
+    """``[mode, card, cards of its suit still in play (a byte)]``: the weakest of those cards
+    stronger than ``card``, or -1."""
+    out = np.full((7, 32, 256), -1, np.int8)
+    for mode in range(7):
+        for card in range(32):
+            stronger = [c for c in range(card & ~7, (card & ~7) + 8) if STRENGTH[mode, c] > STRENGTH[mode, card]]
+            for byte in range(256):
+                above = [c for c in stronger if (byte >> (c & 7)) & 1]
+                if above:
+                    out[mode, card, byte] = min(above, key=lambda c: STRENGTH[mode, c])
+    return out
+
+
+_NEXT_UP = _next_up()
+
+
+@njit(cache=True, inline="always")
+def _next_up_in(card: int, in_play: int, mode: int) -> int:
+    """The next card above ``card`` in its suit among ``in_play`` (-1: none)."""
+    return _NEXT_UP[mode, card, (in_play >> (card & 24)) & 0xFF]
 
 
 @njit(cache=True, inline="always")
@@ -110,19 +134,9 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
         m &= m - 1
         # Equivalent cards: skip a card whose next higher card still in play (in a hand or on
         # the table) in its suit is also ours, legal and worth the same points.
-        up = ABOVE[mode, card] & in_play
-        if up:
-            nxt = -1
-            best_strength = 1 << 20
-            u = up
-            while u:
-                c = lowest(u)
-                u &= u - 1
-                if STRENGTH[mode, c] < best_strength:
-                    best_strength = STRENGTH[mode, c]
-                    nxt = c
-            if (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
-                continue
+        nxt = _next_up_in(card, in_play, mode)
+        if nxt >= 0 and (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
+            continue
         if count <= 1 and players > 2:
             score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx,
                                  scratch[8:12]) * 64 \
@@ -198,6 +212,73 @@ def _sure_points(hands: np.ndarray, players: int, seat_side: np.ndarray, me: int
         else:
             sure_them += POINTS[mode, c]
     return sure_me, sure_them
+
+
+@njit(cache=True)
+def _cheapest(cards: int, k: int, mode: int) -> int:
+    """The points of the ``k`` cheapest of ``cards``."""
+    total = 0
+    for _ in range(k):
+        best = -1
+        m = cards
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if best < 0 or POINTS[mode, c] < POINTS[mode, best]:
+                best = c
+        total += POINTS[mode, best]
+        cards &= ~(1 << best)
+    return total
+
+
+@njit(cache=True)
+def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int) -> int:
+    """Points sure for the leader's side: the leader cashes the unbroken top of his trumps, then of
+    each other suit for as long as no opponent with trumps left could ruff, while everyone else
+    follows with what he must (counted at its cheapest; a player who had to discard is then
+    counted for nothing, as he may have thrown anything)."""
+    side = seat_side[leader]
+    others = 0
+    trumps = np.zeros(4, np.int64)
+    for s in range(players):
+        if s != leader:
+            others |= hands[s]
+        if mode < 4:
+            trumps[s] = popcount(hands[s] & _SUITS[mode])
+    total = 0
+    followed = (1 << players) - 1  # players who have never had to discard
+    for step in range(4):
+        suit = (mode + step) % 4 if mode < 4 else step
+        mine = hands[leader] & _SUITS[suit]
+        if mine == 0:
+            continue
+        limit = 8
+        if mode < 4 and suit != mode:
+            for s in range(players):
+                if seat_side[s] != side and trumps[s] > 0:
+                    limit = min(limit, popcount(hands[s] & _SUITS[suit]))
+        k = 0
+        for j in range(8):
+            c = _BY_STRENGTH[mode, suit, j]
+            if k == limit or (others >> c) & 1:
+                break
+            if (mine >> c) & 1:
+                k += 1
+                total += POINTS[mode, c]
+        if k == 0:
+            continue
+        for s in range(players):
+            if s == leader:
+                continue
+            held = hands[s] & _SUITS[suit]
+            n = popcount(held)
+            if (followed >> s) & 1:
+                total += _cheapest(held, min(k, n), mode)
+            if k > n:
+                followed &= ~(1 << s)
+            if suit == mode:
+                trumps[s] = max(0, trumps[s] - k)
+    return total
 
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
@@ -332,9 +413,14 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                             if hi < b:
                                 b = hi
                     if action == _NEXT:
-                        # Bounds without search: masters are sure to win their trick, so their
-                        # points are sure for their side; the rest and the best bonus may go either way.
+                        # Bounds without search: top trumps are sure to win their trick, and so are
+                        # the masters the leader cashes at once; the rest and the bonus may go either way.
                         sure_me, sure_them = _sure_points(hands, players, seat_side, me, mode)
+                        quick = _quick_points(hands, lead, players, seat_side, mode)
+                        if seat_side[lead] == me:
+                            sure_me = max(sure_me, quick)
+                        else:
+                            sure_them = max(sure_them, quick)
                         most = st_pts[d] - sure_them + (capot_bonus if (st_c0[d] if me == 0 else st_c1[d]) else 10)
                         if most <= a:
                             value = most
@@ -477,8 +563,6 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     st_best_card[d] = card
                 if v < st_beta[d]:
                     st_beta[d] = v
-            if st_alpha[d] >= st_beta[d] and st_count[d] > 0:
-                ctx[KILLERS + 4 * st_left[d] + st_count[d]] = card
             st_i[d] += 1
             action = _NEXT
 
@@ -504,19 +588,25 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
           capot0: bool, capot1: bool, lower: int, upper: int, probe: int, seat_side: np.ndarray, ctx: np.ndarray,
           table: np.ndarray) -> int:
     """The exact value of a node known to lie in [lower, upper), by zero-window searches: the
-    first at ``probe``, then bisecting what the fail-soft bounds leave (plain MTD(f) would climb
-    one point per search, as a fail-high seldom returns more than the bound it was asked)."""
+    first at ``probe``, then galloping away from the last bound found (2, 4, 8... points from it,
+    as values usually lie near the probe) but never past the middle of what is left (plain MTD(f)
+    would climb one point per search, as a fail-high seldom returns more than it was asked)."""
     b = min(max(probe, lower + 1), upper - 1)
+    step = 2
     while lower + 1 < upper:
         g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx,
                    table)
         if ctx[ABORTED]:
             return lower
+        middle = (lower + upper + 1) // 2
         if g >= b:
             lower = g
+            b = min(lower + step, middle)
         else:
             upper = g + 1
-        b = (lower + upper + 1) // 2
+            b = max(upper - step, middle)
+        b = min(max(b, lower + 1), upper - 1)
+        step *= 2
     return lower
 
 
@@ -524,18 +614,8 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
 def _equivalent_above(card: int, done: np.ndarray, in_play: int, mode: int) -> int:
     """Index in ``done`` of a card touching ``card`` from above (the next card still in play in its
     suit) and worth the same points, whose value is then the same (-1: none)."""
-    up = ABOVE[mode, card] & in_play
-    if up == 0:
-        return -1
-    nxt = -1
-    best_strength = 1 << 20
-    while up:
-        c = lowest(up)
-        up &= up - 1
-        if STRENGTH[mode, c] < best_strength:
-            best_strength = STRENGTH[mode, c]
-            nxt = c
-    if POINTS[mode, nxt] != POINTS[mode, card]:
+    nxt = _next_up_in(card, in_play, mode)
+    if nxt < 0 or POINTS[mode, nxt] != POINTS[mode, card]:
         return -1
     for j in range(len(done)):
         if done[j] == nxt:
