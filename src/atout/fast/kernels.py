@@ -60,13 +60,13 @@ def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
     """Number of set bits of a non-negative mask."""
-    return _ctpop(x)
+    return _ctpop(x)  # type: ignore[call-arg]  # numba supplies the typing context
 
 
 @njit(cache=True, inline="always")
 def lowest(x: int) -> int:
     """Index of the lowest set bit of a non-zero mask."""
-    return _cttz(x)
+    return _cttz(x)  # type: ignore[call-arg]  # numba supplies the typing context
 
 
 @njit(cache=True)
