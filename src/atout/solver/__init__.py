@@ -117,17 +117,20 @@ class Solution:
 class Solver:
     """Double-dummy solver for one ruleset; reuses its table across calls on the same deal.
 
-    ``table_bits`` sets the transposition table's size (2**bits entries, 16 bytes each).
+    ``table_bits`` sets the transposition table's largest size (2**bits entries, 16 bytes each).
+    Each deal uses only the part of it its size calls for, fixed when the deal is first seen:
+    2**(2 * tricks left + 3) entries (524,288 for a full deal, 8,192 from trick 4), so that
+    small searches stay in the processor's cache (see docs/performance.md).
     """
 
     def __init__(self, rules: Ruleset, table_bits: int = 20) -> None:
         if not 10 <= table_bits <= 26:
             raise AtoutError(f"table_bits must be between 10 and 26, not {table_bits}")
         self.rules = rules
+        self.table_bits = table_bits
         size = 1 << table_bits
         self._table = np.zeros((size, 2), np.int64)
         self._ctx = np.zeros(core.CTX_SIZE, np.int64)
-        self._ctx[core.TT_BITS] = table_bits
         self._ctx[core.PLAYERS] = rules.players
         self._ctx[core.PARTNERS] = int(rules.players == 4)
         self._ctx[core.OVER_PARTNER] = int(rules.overtrump_partner)
@@ -208,6 +211,7 @@ class Solver:
         if identity != self._identity:
             self._identity = identity
             self._ctx[core.GENERATION] += 1
+            self._ctx[core.TT_BITS] = min(self.table_bits, max(10, 2 * pos.tricks_left + 3))
             if self._ctx[core.GENERATION] >= 1 << 15:
                 self._table[:] = 0
                 self._ctx[core.GENERATION] = 1
