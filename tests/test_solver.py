@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
+from atout.fast import ABOVE, STRENGTH
 from atout.solver import SearchLimit, Solver, position_of
+from atout.solver import search as core
 from conformance import first_card
 from solver_reference import random_positions, reference_value
 
@@ -139,3 +142,53 @@ def test_bad_positions_are_refused() -> None:
         deal.apply(rng.choice(deal.legal_actions()))
     with pytest.raises(AtoutError, match="play phase"):
         solver.solve(deal)
+
+
+@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
+                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
+def test_cashable_masters_never_exceed_what_the_leaders_side_takes(preset: str, options: dict[str, object],
+                                                                   strain: int) -> None:
+    """The bound from the masters the leader cashes at once is sound (at most the exact value) and
+    not empty (it is reached, and often positive)."""
+    rules = Ruleset.preset(preset, **options)
+    solver = Solver(rules, table_bits=16)
+    positive = reached = 0
+    for deal in random_positions(rules, strain, 300, seed=strain + 3, min_done=rules.hand_size - 5):
+        pos = position_of(deal)
+        if pos.trick:
+            continue
+        side = pos.seat_side[pos.leader]
+        quick = core._quick_points(np.array(pos.hands, np.int64), pos.leader, rules.players,
+                                   np.array(pos.seat_side, np.int64), pos.mode)
+        value = solver.value(deal, side=side_of_solver(rules, deal, side))
+        assert quick <= value, deal.position()
+        positive += quick > 0
+        reached += quick == value
+    assert positive >= 10 and reached >= 1
+
+
+def test_next_card_up_table_matches_the_rules_tables() -> None:
+    """``_NEXT_UP`` gives the weakest card still in play above a card of its suit (the rules core's
+    ``above`` masks and strengths)."""
+    for mode in range(7):
+        for card in range(32):
+            for byte in range(256):
+                in_play = byte << (card & 24)
+                above = [c for c in range(32) if (ABOVE[mode, card] >> c) & 1 and (in_play >> c) & 1]
+                expected = min(above, key=lambda c: STRENGTH[mode, c]) if above else -1
+                assert core._NEXT_UP[mode, card, byte] == expected
+
+
+def test_each_deal_uses_a_part_of_the_table_sized_to_its_cards_left() -> None:
+    """2**(2 * tricks left + 3) entries, at most ``table_bits``, fixed at a deal's first call."""
+    rules = Ruleset.preset("coinche")
+    deal = first_card()
+    solver = Solver(rules, table_bits=18)
+    solver.solve(deal)
+    assert solver._ctx[core.TT_BITS] == 18
+    late = random_positions(rules, 1, 1, seed=2, min_done=5)[0]
+    solver.solve(late)
+    assert solver._ctx[core.TT_BITS] == max(10, 2 * position_of(late).tricks_left + 3)
+    deal.apply(deal.legal_actions()[0])
+    solver.solve(deal)
+    assert solver._ctx[core.TT_BITS] == 18
