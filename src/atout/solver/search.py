@@ -114,13 +114,13 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
 @njit(cache=True)
 def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, count: int, win: int,
            seat_side: np.ndarray, leader: int, players: int, mode: int, moves: np.ndarray, ctx: np.ndarray,
-           scratch: np.ndarray) -> int:
+           scratch: np.ndarray, tricks_left: int) -> int:
     """Fill ``moves`` with the cards worth searching, best guesses first; return how many.
 
-    The leader's and the second player's cards are ordered by what they win in the
-    trick if everyone after answers with his best-looking card; later players' by
-    simple rules (win cheaply, give points to a partner who holds the trick, else
-    discard low)."""
+    With five tricks or more left, the leader's and the second player's cards are
+    ordered by what they win in the trick if everyone after answers with his
+    best-looking card (worth its cost where subtrees are large); otherwise by simple
+    rules (win cheaply, give points to a partner who holds the trick, else discard low)."""
     scores = scratch[:8]
     in_play = remaining
     for i in range(count):
@@ -137,7 +137,7 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
         nxt = _next_up_in(card, in_play, mode)
         if nxt >= 0 and (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
             continue
-        if count <= 1 and players > 2:
+        if count <= 1 and players > 2 and tricks_left >= 5:
             score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx,
                                  scratch[8:12]) * 64 \
                 + STRENGTH[mode, card]
@@ -527,7 +527,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     st_staged[d] = first
                 else:
                     n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
-                               moves, ctx, scratch)
+                               moves, ctx, scratch, left)
                     st_staged[d] = -1
                 st_legal[d] = legal
                 st_n[d] = n
@@ -547,7 +547,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 rest = st_moves[d, 1:]
                 remaining = st_rem[d]
                 k = _order(st_legal[d] & ~(1 << first), hands, remaining, tricks[st_left[d]], st_count[d],
-                           st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch)
+                           st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch, st_left[d])
                 st_n[d] = 1 + k
             if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
                 card = st_moves[d, st_i[d]]
