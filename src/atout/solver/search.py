@@ -674,13 +674,12 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
                    table)
         if ctx[ABORTED]:
             return lower
-        middle = (lower + upper + 1) // 2
         if g >= b:
             lower = g
-            b = min(lower + step, middle)
+            b = min(lower + step, (lower + upper + 1) // 2)
         else:
             upper = g + 1
-            b = max(upper - step, middle)
+            b = max(upper - step, (lower + upper + 1) // 2)
         b = min(max(b, lower + 1), upper - 1)
         step *= 2
     return lower
