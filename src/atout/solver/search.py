@@ -239,12 +239,12 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
     counted for nothing, as he may have thrown anything)."""
     side = seat_side[leader]
     others = 0
-    trumps = np.zeros(4, np.int64)
+    trumps = 0  # 4 bits a seat: an opponent's trumps left (sans atout and tout atout: none)
     for s in range(players):
         if s != leader:
             others |= hands[s]
         if mode < 4:
-            trumps[s] = popcount(hands[s] & _SUITS[mode])
+            trumps |= popcount(hands[s] & _SUITS[mode]) << (4 * s)
     total = 0
     followed = (1 << players) - 1  # players who have never had to discard
     for step in range(4):
@@ -255,7 +255,7 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
         limit = 8
         if mode < 4 and suit != mode:
             for s in range(players):
-                if seat_side[s] != side and trumps[s] > 0:
+                if seat_side[s] != side and (trumps >> (4 * s)) & 15:
                     limit = min(limit, popcount(hands[s] & _SUITS[suit]))
         k = 0
         for j in range(8):
@@ -276,8 +276,8 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
                 total += _cheapest(held, min(k, n), mode)
             if k > n:
                 followed &= ~(1 << s)
-            if suit == mode:
-                trumps[s] = max(0, trumps[s] - k)
+            if suit == mode and k >= n:
+                trumps &= ~(15 << (4 * s))
     return total
 
 
@@ -518,8 +518,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     legal = legal_mask(hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
                                        ctx[UNDERTRUMP] == 1)
                 moves = st_moves[d]
-                # Staged generation: the table's card (trick start) or the killer card (later) is
-                # tried alone first; the others are ordered only if it does not cut off.
+                # Staged generation: at a trick start the table's card is tried alone first; the
+                # others are ordered only if it does not cut off.
                 first = tt_best if cnt == 0 else -1
                 if first >= 0 and (legal >> first) & 1:
                     moves[0] = first
