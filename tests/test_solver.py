@@ -148,8 +148,8 @@ def test_bad_positions_are_refused() -> None:
                          ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
 def test_cashable_masters_never_exceed_what_the_leaders_side_takes(preset: str, options: dict[str, object],
                                                                    strain: int) -> None:
-    """The bound from the masters the leader cashes at once is sound (at most the exact value) and
-    not empty (it is reached, and often positive)."""
+    """The bound from the masters the leader (or his partner, given the lead) cashes at once is
+    sound (at most the exact value) and not empty (it is reached, and often positive)."""
     rules = Ruleset.preset(preset, **options)
     solver = Solver(rules, table_bits=16)
     positive = reached = 0
@@ -158,8 +158,8 @@ def test_cashable_masters_never_exceed_what_the_leaders_side_takes(preset: str, 
         if pos.trick:
             continue
         side = pos.seat_side[pos.leader]
-        quick = core._quick_points(np.array(pos.hands, np.int64), pos.leader, rules.players,
-                                   np.array(pos.seat_side, np.int64), pos.mode)
+        quick = core._leader_sure(np.array(pos.hands, np.int64), pos.leader, rules.players,
+                                  np.array(pos.seat_side, np.int64), pos.mode, 10**6, np.zeros(4, np.int64))
         value = solver.value(deal, side=side_of_solver(rules, deal, side))
         assert quick <= value, deal.position()
         positive += quick > 0

@@ -232,11 +232,12 @@ def _cheapest(cards: int, k: int, mode: int) -> int:
 
 
 @njit(cache=True)
-def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int) -> int:
+def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int,
+                  followed: int) -> int:
     """Points sure for the leader's side: the leader cashes the unbroken top of his trumps, then of
     each other suit for as long as no opponent with trumps left could ruff, while everyone else
-    follows with what he must (counted at its cheapest; a player who had to discard is then
-    counted for nothing, as he may have thrown anything)."""
+    follows with what he must (counted at its cheapest; a player who has had to discard, or is
+    not in ``followed``, is counted for nothing, as he may have thrown anything)."""
     side = seat_side[leader]
     others = 0
     trumps = 0  # 4 bits a seat: an opponent's trumps left (sans atout and tout atout: none)
@@ -246,7 +247,6 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
         if mode < 4:
             trumps |= popcount(hands[s] & _SUITS[mode]) << (4 * s)
     total = 0
-    followed = (1 << players) - 1  # players who have never had to discard
     for step in range(4):
         suit = (mode + step) % 4 if mode < 4 else step
         mine = hands[leader] & _SUITS[suit]
@@ -348,6 +348,58 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
         v = (first if wside == me else 0) + (last if lside == me else 0)
         if mine == (v > best[ply]) and v != best[ply]:
             best[ply] = v
+
+
+@njit(cache=True)
+def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int, need: int,
+                 work: np.ndarray) -> int:
+    """Points sure for the leader's side (see :func:`_quick_points`). If that is less than ``need``,
+    the leader may also give the lead to his partner: a low card of a suit whose master the partner
+    holds (a side suit no opponent with trumps can ruff), the partner then cashing his own masters
+    in the other suits. ``work`` is scratch space (at least 4 entries)."""
+    everyone = (1 << players) - 1
+    best = _quick_points(hands, leader, players, seat_side, mode, everyone)
+    if best >= need or players != 4:
+        return best
+    partner = (leader + 2) % 4
+    for suit in range(4):
+        if suit == mode:
+            continue
+        mask = _SUITS[suit]
+        mine = hands[leader] & mask
+        if mine == 0 or hands[partner] & mask == 0:
+            continue
+        top = -1
+        for j in range(8):
+            c = _BY_STRENGTH[mode, suit, j]
+            if ((hands[0] | hands[1] | hands[2] | hands[3]) >> c) & 1:
+                top = c
+                break
+        if not (hands[partner] >> top) & 1:
+            continue
+        entry = POINTS[mode, top] + _cheapest(mine, 1, mode)
+        followed = everyone
+        safe = True
+        for s in range(4):
+            if seat_side[s] == seat_side[leader]:
+                continue
+            held = hands[s] & mask
+            if held:
+                entry += _cheapest(held, 1, mode)
+            elif mode < 4 and hands[s] & _SUITS[mode]:
+                safe = False
+            else:
+                followed &= ~(1 << s)
+        if not safe:
+            continue
+        for s in range(4):
+            work[s] = hands[s] & ~mask
+        total = entry + _quick_points(work, partner, players, seat_side, mode, followed)
+        if total > best:
+            best = total
+            if best >= need:
+                return best
+    return best
 
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
@@ -492,12 +544,13 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         # Bounds without search: top trumps are sure to win their trick, and so are
                         # the masters the leader cashes at once; the rest and the bonus may go either way.
                         sure_me, sure_them = _sure_points(hands, players, seat_side, me, mode)
-                        quick = _quick_points(hands, lead, players, seat_side, mode)
+                        bonus = capot_bonus if (st_c0[d] if me == 0 else st_c1[d]) else 10
                         if seat_side[lead] == me:
-                            sure_me = max(sure_me, quick)
+                            sure_me = max(sure_me, _leader_sure(hands, lead, players, seat_side, mode, b, work))
                         else:
-                            sure_them = max(sure_them, quick)
-                        most = st_pts[d] - sure_them + (capot_bonus if (st_c0[d] if me == 0 else st_c1[d]) else 10)
+                            sure_them = max(sure_them, _leader_sure(hands, lead, players, seat_side, mode,
+                                                                    st_pts[d] + bonus - a, work))
+                        most = st_pts[d] - sure_them + bonus
                         if most <= a:
                             value = most
                             action = _RETURN
