@@ -67,7 +67,7 @@ def measure(deals: list[Deal], query: str) -> tuple[float, float, float, float]:
         else:
             assert deal.contract is not None
             solver.can_reach(deal, deal.rules.side_of(deal.contract.taker), 80)
-            count = int(solver._ctx[9])  # nodes of the last search
+            count = solver.nodes
         times.append(time.perf_counter() - start)
         nodes.append(count)
     return (statistics.median(times) * 1000, percentile(times, 0.95) * 1000, statistics.median(nodes),

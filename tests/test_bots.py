@@ -177,3 +177,18 @@ def test_a_search_bot_out_of_time_plays_the_club_players_card() -> None:
     assert seat is not None
     hurried = build_agent({"name": "hurried", "player": "search", "time_per_card": 1e-9})
     assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
+
+
+def test_a_search_bidder_out_of_time_makes_the_club_players_call() -> None:
+    """``time_per_call`` is a hard limit: with no completion valued in time, the club player calls."""
+    deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=3)
+    seat = deal.turn
+    assert seat is not None
+    hurried = build_agent({"name": "hurried", "bidder": "search", "time_per_call": 1e-9})
+    assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
+
+
+def test_call_budget_is_checked() -> None:
+    with pytest.raises(AtoutError, match="time_per_call must be between 0 and 60 seconds"):
+        load_spec({"name": "x", "time_per_call": 0})
+    assert load_spec("expert").time_per_call == 1.5

@@ -14,7 +14,9 @@ Bidding: ``bid_samples`` completions of the hidden hands are solved once per dea
 in every strain the hand could play (the double-dummy value is the same whoever
 declares: the player after the dealer leads); each call (a bid, pass, coinche,
 surcoinche, a take) gets the average score of the contract it would leave, and the
-best is made. Announcements and belote are always declared.
+best is made. ``time_per_call`` is a hard limit too: a completion that could not be
+valued in every strain in time is dropped, and with none valued the club player
+calls. Announcements and belote are always declared.
 """
 
 from __future__ import annotations
@@ -109,12 +111,10 @@ class SearchAgent:
             deal = _snapshot(obs, self._fit_auction(obs, know))
             began = time.perf_counter()
             try:
-                solution = solver.solve(deal, node_limit=max(1, int((budget - (began - start)) * self._rate)))
+                solution = solver.solve(deal, node_limit=self._nodes_left(start, budget))
             except SearchLimit:
                 break
-            spent = time.perf_counter() - began
-            if spent > 0.01:  # long enough to time the solver's own speed
-                self._rate = (self._rate + solution.nodes / spent) / 2
+            self._learn_speed(solver, began)
             for card, value in solution.values.items():
                 totals[card] += _utility(obs, value)
             count += 1
@@ -124,9 +124,24 @@ class SearchAgent:
         best = max(totals, key=lambda c: (totals[c], -c))
         return by_card[best]
 
+    def _nodes_left(self, start: float, budget: float) -> int:
+        """The nodes a search begun now may take in a decision begun at ``start`` with ``budget``
+        seconds, at the solver's speed as this agent measured it; :class:`SearchLimit` if none."""
+        left = budget - (time.perf_counter() - start)
+        if left <= 0:
+            raise SearchLimit("the decision's time is up")
+        return max(1, int(left * self._rate))
+
+    def _learn_speed(self, solver: Solver, began: float) -> None:
+        spent = time.perf_counter() - began
+        if spent > 0.01:  # long enough to time the solver's own speed
+            self._rate = (self._rate + solver.nodes / spent) / 2
+
     # --------------------------------------------------------------- auction
     def _call(self, obs: Observation, legal: list[Action]) -> Action:
         table = self._bid_table(obs)
+        if not any(table.values.values()):
+            return self._fallback.act(obs)
         me = obs.seat
         current: tuple[Bid, int] | None = None
         level = 0
@@ -191,15 +206,26 @@ class SearchAgent:
         solver = self._solver(rules)
         strains = self._candidate_strains(obs)
         values: dict[int, list[int]] = {s: [] for s in strains}
+        start = time.perf_counter()
         for _ in range(self.spec.bid_samples):
             placed = self._fit_auction(obs, know)
-            for strain in strains:
-                hands = _complete(obs, placed, strain, self.rng)
-                deal = Deal.from_snapshot(rules, obs.dealer, Contract(80 if rules.auction == "bids" else 0, strain,
-                                                                      obs.seat), hands, (obs.dealer + 1) %
-                                          rules.players, [], [0] * len(rules.sides), [0] * len(rules.sides),
-                                          [0] * rules.players, [0] * rules.players, None, None)
-                values[strain].append(solver.value(deal, side=rules.side_of(obs.seat)))
+            sample: dict[int, int] = {}
+            try:
+                for strain in strains:
+                    hands = _complete(obs, placed, strain, self.rng)
+                    deal = Deal.from_snapshot(rules, obs.dealer, Contract(80 if rules.auction == "bids" else 0,
+                                                                          strain, obs.seat), hands,
+                                              (obs.dealer + 1) % rules.players, [], [0] * len(rules.sides),
+                                              [0] * len(rules.sides), [0] * rules.players, [0] * rules.players,
+                                              None, None)
+                    began = time.perf_counter()
+                    sample[strain] = solver.value(deal, side=rules.side_of(obs.seat),
+                                                  node_limit=self._nodes_left(start, self.spec.time_per_call))
+                    self._learn_speed(solver, began)
+            except SearchLimit:
+                break
+            for strain, value in sample.items():
+                values[strain].append(value)
         self._bids = _BidTable(key, values)
         return self._bids
 

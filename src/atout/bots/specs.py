@@ -10,6 +10,7 @@ A spec names the bidder and the card player and their budgets::
     samples = 24             # search: deals sampled per card
     time_per_card = 0.8      # search: seconds a card may take, at most
     bid_samples = 8          # search: deals sampled to value the contracts
+    time_per_call = 2.0      # search: seconds a call may take, at most
     bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
     coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
     aggression = 0           # heuristic: points added to its estimates when bidding
@@ -59,6 +60,7 @@ class BotSpec:
     samples: int = 24
     time_per_card: float = 0.8
     bid_samples: int = 8
+    time_per_call: float = 2.0
     bid_make_rate: float = 0.5
     coinche_fail_rate: float = 0.75
     aggression: int = 0
@@ -72,8 +74,9 @@ class BotSpec:
                 raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
         if not 1 <= self.samples <= 1000 or not 1 <= self.bid_samples <= 1000:
             raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 1000")
-        if not 0 < self.time_per_card <= 60:
-            raise AtoutError(f"{where}: time_per_card must be between 0 and 60 seconds")
+        for budget in ("time_per_card", "time_per_call"):
+            if not 0 < getattr(self, budget) <= 60:
+                raise AtoutError(f"{where}: {budget} must be between 0 and 60 seconds")
         for rate in ("noise", "bid_make_rate", "coinche_fail_rate"):
             if not 0 <= getattr(self, rate) <= 1:
                 raise AtoutError(f"{where}: {rate} must be between 0 and 1")

@@ -20,6 +20,8 @@ transposition table between successive calls on the same deal.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -150,33 +152,33 @@ class Solver:
         me = pos.seat_side[pos.mover]
         cards = self._root_cards(deal)
         values = np.zeros(len(cards), np.int64)
-        self._ctx[core.NODES] = 0
         self._ctx[core.ME] = me
-        self._ctx[core.NODE_LIMIT] = max(0, node_limit)
         hands, win = self._load(pos)
-        try:
+        with self._limit(node_limit):
             core.solve_moves(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
                              pos.capot[1], np.array(cards, np.int64), self._seat_side, self._ctx, self._table,
                              values)
-        finally:
-            self._ctx[core.NODE_LIMIT] = 0
-        if self._ctx[core.ABORTED]:
-            self._ctx[core.ABORTED] = 0
-            raise SearchLimit(f"the solve needed more than {node_limit:,} nodes")
         by_card = sorted(zip(cards, values, strict=True))
         return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
 
-    def value(self, deal: Deal, side: int | None = None, guess: int = 0) -> int:
+    def value(self, deal: Deal, side: int | None = None, guess: int = 0, node_limit: int = 0) -> int:
         """Card points ``side`` (default: the side to move) takes from here on with best play.
 
-        A ``guess`` close to the answer saves searches.
+        A ``guess`` close to the answer saves searches; ``node_limit`` works as in :meth:`solve`.
         """
         pos = self._prepare(deal)
         self._ctx[core.ME] = pos.seat_side[pos.mover] if side is None else self._solver_side(pos, side)
         hands, win = self._load(pos)
         upper = core.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
-        return int(core.exact(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                              pos.capot[1], 0, upper, guess, self._seat_side, self._ctx, self._table))
+        with self._limit(node_limit):
+            value = core.exact(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
+                               pos.capot[1], 0, upper, guess, self._seat_side, self._ctx, self._table)
+        return int(value)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the last query (:meth:`solve`, :meth:`value` or :meth:`can_reach`)."""
+        return int(self._ctx[core.NODES])
 
     def can_reach(self, deal: Deal, side: int, points: int) -> bool:
         """Threshold query: can ``side`` end the deal with at least ``points`` card points?
@@ -191,11 +193,25 @@ class Solver:
             return True
         self._ctx[core.ME] = me
         hands, win = self._load(pos)
-        found = core.search(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                            pos.capot[1], need - 1, need, self._seat_side, self._ctx, self._table)
+        with self._limit(0):
+            found = core.search(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left,
+                                pos.capot[0], pos.capot[1], need - 1, need, self._seat_side, self._ctx, self._table)
         return bool(found >= need)
 
     # -------------------------------------------------------------- internals
+    @contextmanager
+    def _limit(self, node_limit: int) -> Iterator[None]:
+        """Count a search's nodes and stop it past ``node_limit`` (0: no limit) with :class:`SearchLimit`."""
+        self._ctx[core.NODES] = 0
+        self._ctx[core.NODE_LIMIT] = max(0, node_limit)
+        try:
+            yield
+        finally:
+            self._ctx[core.NODE_LIMIT] = 0
+        if self._ctx[core.ABORTED]:
+            self._ctx[core.ABORTED] = 0
+            raise SearchLimit(f"the solve needed more than {node_limit:,} nodes")
+
     def _solver_side(self, pos: Position, side: int) -> int:
         if self.rules.players == 3:
             return pos.seat_side[side]
