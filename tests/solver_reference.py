@@ -93,6 +93,15 @@ def reference_value(rules: Ruleset, pos: Position, card: int) -> int:
                                 capot[1], *args))
 
 
+def reference_trick_start_value(rules: Ruleset, pos: Position, side: int) -> int:
+    """Minimax value, for solver side ``side``, of a position at the start of a trick."""
+    assert not pos.trick
+    n = len(pos.hands)
+    return int(minimax(np.array(pos.hands, np.int64), pos.leader, np.zeros(4, np.int64), 0, 0, pos.tricks_left,
+                       pos.capot[0], pos.capot[1], side, np.array(pos.seat_side, np.int64), n, n == 4,
+                       rules.overtrump_partner, rules.must_undertrump, pos.mode, pos.capot_bonus))
+
+
 def contract_for(rules: Ruleset, strain: int) -> str:
     return f"80{('S', 'H', 'D', 'C', 'SA', 'TA')[strain]}" if rules.auction == "bids" else f"take{'SHDC'[strain]}"
 
@@ -124,4 +133,5 @@ def random_positions(rules: Ruleset, strain: int, count: int, seed: int, min_don
     return out
 
 
-__all__ = ["contract_for", "minimax", "position_of", "random_positions", "reference_value"]
+__all__ = ["contract_for", "minimax", "position_of", "random_positions", "reference_trick_start_value",
+           "reference_value"]

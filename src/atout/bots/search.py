@@ -60,6 +60,8 @@ class _BidTable:
 
     key: tuple[object, ...]
     values: dict[int, list[int]]
+    #: Completions valued in every strain (the call's time limit may stop them early).
+    samples: int
 
 
 class SearchAgent:
@@ -140,7 +142,7 @@ class SearchAgent:
     # --------------------------------------------------------------- auction
     def _call(self, obs: Observation, legal: list[Action]) -> Action:
         table = self._bid_table(obs)
-        if not any(table.values.values()):
+        if table.values and not table.samples:
             return self._fallback.act(obs)
         me = obs.seat
         current: tuple[Bid, int] | None = None
@@ -207,6 +209,7 @@ class SearchAgent:
         strains = self._candidate_strains(obs)
         values: dict[int, list[int]] = {s: [] for s in strains}
         start = time.perf_counter()
+        samples = 0
         for _ in range(self.spec.bid_samples):
             placed = self._fit_auction(obs, know)
             sample: dict[int, int] = {}
@@ -226,8 +229,11 @@ class SearchAgent:
                 break
             for strain, value in sample.items():
                 values[strain].append(value)
-        self._bids = _BidTable(key, values)
-        return self._bids
+            samples += 1
+        table = _BidTable(key, values, samples)
+        if samples or not values:  # an empty table is not kept: the next call tries again
+            self._bids = table
+        return table
 
     def _fit_auction(self, obs: Observation, know: Knowledge) -> dict[int, int]:
         """A placement of the hidden cards that the other players' calls make likely: each bid

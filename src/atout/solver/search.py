@@ -235,9 +235,11 @@ def _cheapest(cards: int, k: int, mode: int) -> int:
 def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int,
                   followed: int) -> int:
     """Points sure for the leader's side: the leader cashes the unbroken top of his trumps, then of
-    each other suit for as long as no opponent with trumps left could ruff, while everyone else
-    follows with what he must (counted at its cheapest; a player who has had to discard, or is
-    not in ``followed``, is counted for nothing, as he may have thrown anything)."""
+    each other suit for as long as nobody with trumps left could ruff (his partner, in the
+    four-player game, need not: the leader holds the trick; with three players the other defender
+    must, and would take the lead), while everyone else follows with what he must (counted at its
+    cheapest; a player who has had to discard, or is not in ``followed``, is counted for nothing,
+    as he may have thrown anything)."""
     side = seat_side[leader]
     others = 0
     trumps = 0  # 4 bits a seat: an opponent's trumps left (sans atout and tout atout: none)
@@ -255,7 +257,8 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
         limit = 8
         if mode < 4 and suit != mode:
             for s in range(players):
-                if seat_side[s] != side and (trumps >> (4 * s)) & 15:
+                exempt = s == leader or (players == 4 and seat_side[s] == side)
+                if not exempt and (trumps >> (4 * s)) & 15:
                     limit = min(limit, popcount(hands[s] & _SUITS[suit]))
         k = 0
         for j in range(8):
