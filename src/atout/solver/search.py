@@ -284,6 +284,28 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
     return total
 
 
+@njit(cache=True, inline="always")
+def _last_trick(hands: np.ndarray, leader: int, played: int, capot0: bool, capot1: bool, seat_side: np.ndarray,
+                ctx: np.ndarray) -> int:
+    """Points side ``ctx[ME]`` takes from the last trick, which plays itself: each hand, less the
+    cards of ``played``, holds one card."""
+    players = ctx[PLAYERS]
+    mode = ctx[MODE]
+    points = 0
+    winner = leader
+    best = -1
+    for k in range(players):
+        s = (leader + k) % players
+        card = lowest(hands[s] & ~played)
+        points += POINTS[mode, card]
+        if k == 0 or beats(card, best, mode):
+            winner = s
+            best = card
+    side = seat_side[winner]
+    points += ctx[CAPOT_BONUS] if (capot0 if side == 0 else capot1) else 10
+    return points if side == ctx[ME] else 0
+
+
 @njit(cache=True)
 def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray,
               work: np.ndarray) -> int:
@@ -334,21 +356,11 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
             first += POINTS[mode, cards[k]]
         winner = (leader + w) % players
         wside = seat_side[winner]
-        c0 = capot0 and wside == 0
-        c1 = capot1 and wside == 1
-        last = 0
-        lw = 0
-        lcard = -1
+        played = 0
         for k in range(players):
-            s = (winner + k) % players
-            card = lowest(hands[s] & ~(1 << cards[(s - leader) % players]))
-            last += POINTS[mode, card]
-            if k == 0 or beats(card, lcard, mode):
-                lw = s
-                lcard = card
-        lside = seat_side[lw]
-        last += ctx[CAPOT_BONUS] if (c0 if lside == 0 else c1) else 10
-        v = (first if wside == me else 0) + (last if lside == me else 0)
+            played |= 1 << cards[k]
+        v = (first if wside == me else 0) + _last_trick(hands, winner, played, capot0 and wside == 0,
+                                                         capot1 and wside == 1, seat_side, ctx)
         if mine == (v > best[ply]) and v != best[ply]:
             best[ply] = v
 
@@ -365,6 +377,7 @@ def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.nda
     if best >= need or players != 4:
         return best
     partner = (leader + 2) % 4
+    held_by_all = hands[0] | hands[1] | hands[2] | hands[3]
     for suit in range(4):
         if suit == mode:
             continue
@@ -375,7 +388,7 @@ def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.nda
         top = -1
         for j in range(8):
             c = _BY_STRENGTH[mode, suit, j]
-            if ((hands[0] | hands[1] | hands[2] | hands[3]) >> c) & 1:
+            if (held_by_all >> c) & 1:
                 top = c
                 break
         if not (hands[partner] >> top) & 1:
@@ -497,20 +510,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     value = 0
                     action = _RETURN
                 elif left == 1:
-                    # The last trick plays itself: everyone holds one card.
-                    w = 0
-                    points = 0
-                    for k in range(players):
-                        c = lowest(hands[(lead + k) % players])
-                        trick_last = tricks[1]
-                        trick_last[k] = c
-                        points += POINTS[mode, c]
-                        if k > 0 and beats(c, trick_last[w], mode):
-                            w = k
-                    wside = seat_side[(lead + w) % players]
-                    capot = st_c0[d] if wside == 0 else st_c1[d]
-                    points += capot_bonus if capot else 10
-                    value = points if wside == me else 0
+                    value = _last_trick(hands, lead, 0, st_c0[d], st_c1[d], seat_side, ctx)
                     action = _RETURN
                 else:
                     key = remaining
