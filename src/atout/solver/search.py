@@ -7,8 +7,9 @@ Both sides' preferences agree with this one scalar (a side never prefers to give
 the other more points), so the two sides play max and min on it.
 
 Techniques: a transposition table at trick boundaries (key: the cards still in
-play, the leader, which sides have won every trick so far, ``me``; two bounds and
-the best card), move ordering (the table's card first, then winning and point
+play, each suit's pointless bottom cards renamed the lowest ones with their holders,
+the leader, which sides have won every trick so far, ``me``; two bounds and the
+best card), move ordering (the table's card first, then winning and point
 heuristics), equivalent cards (touching cards of one suit in one hand, of equal
 points, are searched once), bounds without search at each trick (sure top trumps,
 and the masters the leader can cash at once), and zero-window searches for exact
@@ -179,6 +180,45 @@ def _strength_orders() -> np.ndarray:
 
 
 _BY_STRENGTH = _strength_orders()
+
+
+def _zero_runs() -> np.ndarray:
+    """``[mode, suit]``: the suit's weakest cards worth no points (the 7, 8 and maybe 9), as a mask."""
+    out = np.zeros((7, 4), np.int64)
+    for mode in range(7):
+        for suit in range(4):
+            for c in _BY_STRENGTH[mode, suit][::-1]:
+                if POINTS[mode, c]:
+                    break
+                out[mode, suit] |= 1 << c
+    return out
+
+
+_ZERO_RUNS = _zero_runs()
+
+
+@njit(cache=True, inline="always")
+def _canonical(remaining: int, owner: np.ndarray, mode: int) -> int:
+    """The table key of the cards in play: in each suit, the pointless bottom cards still in play
+    become the lowest ones (their order kept), and their holders' seats go in bits 32 and up.
+    Positions of one deal that differ only there (a player kept his 9 rather than his 7, the 8
+    between them gone) play alike, so they share an entry. ``owner[card]`` is the card's holder."""
+    key = remaining
+    shift = 32
+    for suit in range(4):
+        run = _ZERO_RUNS[mode, suit]
+        left = remaining & run
+        if left == 0:
+            continue
+        key &= ~run
+        while left:
+            card = lowest(left)
+            left &= left - 1
+            key |= 1 << lowest(run)
+            run &= run - 1
+            key |= owner[card] << shift
+            shift += 2
+    return key
 
 
 @_helper
@@ -469,6 +509,12 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_pts = np.empty(_MAX_DEPTH, np.int64)
     st_meta = np.empty(_MAX_DEPTH, np.int64)
 
+    owner = np.zeros(32, np.int64)
+    for s in range(players):
+        m = hands[s]
+        while m:
+            owner[lowest(m)] = s
+            m &= m - 1
     d = 0
     st_leader[0] = leader
     st_count[0] = count
@@ -516,7 +562,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     value = _last_trick(hands, lead, 0, st_c0[d], st_c1[d], seat_side, ctx)
                     action = _RETURN
                 else:
-                    key = remaining
+                    key = _canonical(remaining, owner, mode)
                     meta = lead | (int(st_c0[d]) << 2) | (int(st_c1[d]) << 3) | (me << 4) | (ctx[GENERATION] << 8)
                     slot = _tt_index(key ^ (meta * 0x9E3779B1), ctx[TT_BITS])
                     st_slot[d] = slot
