@@ -249,3 +249,16 @@ def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options:
             assert len(values) == 1, (deal.position(), members)
             merged += 1
     assert merged >= 5
+
+
+def test_killer_cards_go_right_after_the_first_choice() -> None:
+    """Move ordering: the two cards that last made a cut-off at this point of a trick are tried
+    second and third (most recent first), when they are among the moves; the first choice stays."""
+    moves = np.array([[9, 3, 5, 12, 20]], np.int64)
+    ctx = np.zeros(4, np.int64)
+    ctx[2:4] = (12, 20)
+    core._killers_second(moves, 0, 5, ctx, 2)
+    assert moves[0].tolist() == [9, 12, 20, 3, 5]
+    ctx[2:4] = (9, 7)  # the first choice and a card not among the moves: nothing moves
+    core._killers_second(moves, 0, 5, ctx, 2)
+    assert moves[0].tolist() == [9, 12, 20, 3, 5]

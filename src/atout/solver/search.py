@@ -28,7 +28,10 @@ PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, 
 #: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
 #: what it returns then means nothing, but the table keeps only finished nodes, so it stays sound.
 NODE_LIMIT, ABORTED = 10, 11
-CTX_SIZE = 12
+#: ``ctx[KILLERS + 2 * (4 * tricks_left + count) + k]`` (k = 0, 1): the last two cards that made a
+#: cut-off at that point of a trick (killer moves); they are tried right after the first choice.
+KILLERS = 12
+CTX_SIZE = KILLERS + 2 * 4 * 11
 #: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
 #: best card << 32 | leader, capot flags and side << 40 | generation << 48.
 INF = 10_000
@@ -159,6 +162,22 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
         moves[i] = card
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _killers_second(moves: np.ndarray, d: int, n: int, ctx: np.ndarray, slot: int) -> None:
+    """Move the two killer cards at ``ctx[slot:slot + 2]`` that are among ``moves[d, 1:n]`` right
+    after ``moves[d, 0]``, most recent first."""
+    place = 1
+    for k in range(2):
+        killer = ctx[slot + k]
+        for i in range(place, n):
+            if moves[d, i] == killer:
+                for j in range(i, place, -1):
+                    moves[d, j] = moves[d, j - 1]
+                moves[d, place] = killer
+                place += 1
+                break
 
 
 @njit(cache=True, inline="always")
@@ -633,6 +652,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 else:
                     n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
                                moves, ctx, scratch, left)
+                    _killers_second(st_moves, d, n, ctx, KILLERS + 2 * (4 * left + cnt))
                     st_staged[d] = -1
                 st_legal[d] = legal
                 st_n[d] = n
@@ -744,6 +764,11 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     st_best_card[d] = card
                 if v < st_beta[d]:
                     st_beta[d] = v
+            if st_alpha[d] >= st_beta[d]:
+                killers = KILLERS + 2 * (4 * st_left[d] + st_count[d])
+                if ctx[killers] != card:
+                    ctx[killers + 1] = ctx[killers]
+                    ctx[killers] = card
             st_i[d] += 1
             action = _NEXT
 
