@@ -262,3 +262,16 @@ def test_killer_cards_go_right_after_the_first_choice() -> None:
     ctx[2:4] = (9, 7)  # the first choice and a card not among the moves: nothing moves
     core._killers_second(moves, 0, 5, ctx, 2)
     assert moves[0].tolist() == [9, 12, 20, 3, 5]
+
+
+def test_ordering_asks_whether_the_last_player_can_beat_the_partners_card() -> None:
+    """The third player gives points to his partner's trick only if the last player cannot take it:
+    he can with a higher card of the led suit, or by ruffing when void (FFB coinche §5.1, §5.2); he
+    cannot with only lower cards of the suit, or void without trumps."""
+    ctx = np.zeros(core.CTX_SIZE, np.int64)
+    ctx[core.OVER_PARTNER] = 1
+    queen, king, seven = 8 + 5, 8 + 6, 8 + 0  # hearts (suit 1): Q, K, 7
+    assert core._last_can_beat(1 << king, queen, queen, 4, ctx)  # sans atout, a higher heart
+    assert not core._last_can_beat((1 << seven) | (1 << 23), queen, queen, 4, ctx)  # only a lower heart
+    assert core._last_can_beat(1 << 0, queen, queen, 0, ctx)  # spades trump, void in hearts: ruffs
+    assert not core._last_can_beat(1 << 16, queen, queen, 0, ctx)  # void, no trump: discards

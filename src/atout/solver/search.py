@@ -118,6 +118,18 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
     return points if seat_side[(leader + w) % players] == mover_side else -points
 
 
+@njit(cache=True, inline="always")
+def _last_can_beat(hand: int, led: int, winning: int, mode: int, ctx: np.ndarray) -> bool:
+    """Whether the last player of a four-player trick, holding ``hand``, has a legal card that
+    beats ``winning``."""
+    m = legal_mask(hand, led, winning, False, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
+    while m:
+        if beats(lowest(m), winning, mode):
+            return True
+        m &= m - 1
+    return False
+
+
 @_helper
 def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, count: int, win: int,
            seat_side: np.ndarray, leader: int, players: int, mode: int, moves: np.ndarray, ctx: np.ndarray,
@@ -127,7 +139,8 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     With five tricks or more left, the leader's and the second player's cards are
     ordered by what they win in the trick if everyone after answers with his
     best-looking card (worth its cost where subtrees are large); otherwise by simple
-    rules (win cheaply, give points to a partner who holds the trick, else discard low)."""
+    rules (win cheaply, give points to a partner who holds the trick and whom the last player
+    cannot beat, else discard low)."""
     scores = scratch[:8]
     in_play = remaining
     for i in range(count):
@@ -150,6 +163,8 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
                 + STRENGTH[mode, card]
         else:
             holds = seat_side[(leader + win) % players] == mover_side
+            if holds and count == 2 and players == 4:  # the third player: will his partner's card hold?
+                holds = not _last_can_beat(hands[(leader + 3) % 4], trick[0], trick[win], mode, ctx)
             score = _follow_score(card, trick[win], holds, count == players - 1, mode) if count else \
                 STRENGTH[mode, card] + POINTS[mode, card] * 4
         # insertion sort, highest score first
@@ -674,6 +689,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 k = _order(st_legal[d] & ~(1 << first), hands, remaining, tricks[st_left[d]], st_count[d],
                            st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch, st_left[d])
                 st_n[d] = 1 + k
+                _killers_second(st_moves, d, st_n[d], ctx, KILLERS + 2 * (4 * st_left[d] + st_count[d]))
             if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
                 card = st_moves[d, st_i[d]]
                 seat = st_seat[d]
