@@ -19,7 +19,9 @@ values and thresholds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from atout.fast.kernels import POINTS, STRENGTH, beats, legal_mask, lowest, popcount
 
@@ -196,11 +198,35 @@ def _killers_second(moves: np.ndarray, d: int, n: int, ctx: np.ndarray, slot: in
 
 
 @njit(cache=True, inline="always")
-def _tt_index(key: int, bits: int) -> int:
-    """A slot of the table for ``key`` (int64 arithmetic, wrapping on overflow)."""
-    h = key * 0x2545F4914F6CDD1D
+def _tt_meta(leader: int, capot0: bool, capot1: bool, ctx: np.ndarray) -> int:
+    """What a table entry holds besides the cards: the leader, the capot flags, the side counted
+    and the deal's generation."""
+    return leader | (int(capot0) << 2) | (int(capot1) << 3) | (ctx[ME] << 4) | (ctx[GENERATION] << 8)
+
+
+@njit(cache=True, inline="always")
+def _tt_index(key: int, meta: int, bits: int) -> int:
+    """The table slot of a position (int64 arithmetic, wrapping on overflow)."""
+    h = (key ^ (meta * 0x9E3779B1)) * 0x2545F4914F6CDD1D
     h ^= h >> 29
     return h & ((1 << bits) - 1)
+
+
+@intrinsic
+def _prefetch(typingctx, table, slot):  # type: ignore[no-untyped-def]
+    """Start loading ``table[slot]`` into the processor's cache (LLVM's prefetch), so that a later
+    probe does not wait for memory."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        entries = context.make_array(signature.args[0])(context, builder, args[0])
+        address = builder.gep(entries.data, [builder.mul(args[1], ir.Constant(ir.IntType(64), 2))])
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        prefetch = builder.module.declare_intrinsic("llvm.prefetch", [byte_ptr],
+                                                    ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+        read, keep, data = ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)
+        builder.call(prefetch, [builder.bitcast(address, byte_ptr), read, keep, data])
+        return context.get_dummy_value()
+    return types.void(table, slot), codegen
 
 
 def _strength_orders() -> np.ndarray:
@@ -597,8 +623,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     action = _RETURN
                 else:
                     key = _canonical(remaining, owner, mode)
-                    meta = lead | (int(st_c0[d]) << 2) | (int(st_c1[d]) << 3) | (me << 4) | (ctx[GENERATION] << 8)
-                    slot = _tt_index(key ^ (meta * 0x9E3779B1), ctx[TT_BITS])
+                    meta = _tt_meta(lead, st_c0[d], st_c1[d], ctx)
+                    slot = _tt_index(key, meta, ctx[TT_BITS])
                     st_slot[d] = slot
                     st_key[d] = key
                     st_meta[d] = meta
@@ -669,6 +695,17 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                                moves, ctx, scratch, left)
                     _killers_second(st_moves, d, n, ctx, KILLERS + 2 * (4 * left + cnt))
                     st_staged[d] = -1
+                if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
+                    # The table outgrows the processor's cache: fetch the entries of the
+                    # positions this trick can end in while the first of them is searched.
+                    for i in range(n):
+                        card = st_moves[d, i]
+                        w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
+                        winner = (lead + w) % players
+                        wside = seat_side[winner]
+                        meta = _tt_meta(winner, st_c0[d] and wside == 0, st_c1[d] and wside == 1, ctx)
+                        key = _canonical(remaining & ~(1 << card), owner, mode)
+                        _prefetch(table, _tt_index(key, meta, ctx[TT_BITS]))  # type: ignore[call-arg]
                 st_legal[d] = legal
                 st_n[d] = n
                 st_i[d] = 0
