@@ -253,15 +253,30 @@ def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options:
 
 def test_killer_cards_go_right_after_the_first_choice() -> None:
     """Move ordering: the two cards that last made a cut-off at this point of a trick are tried
-    second and third (most recent first), when they are among the moves; the first choice stays."""
+    second and third (most recent first), when they are among the moves; the first choice stays.
+    (The third player's killers go first.)"""
     moves = np.array([[9, 3, 5, 12, 20]], np.int64)
     ctx = np.zeros(4, np.int64)
     ctx[2:4] = (12, 20)
-    core._killers_second(moves, 0, 5, ctx, 2)
+    core._killers_to(1, moves, 0, 5, ctx, 2)
     assert moves[0].tolist() == [9, 12, 20, 3, 5]
     ctx[2:4] = (9, 7)  # the first choice and a card not among the moves: nothing moves
-    core._killers_second(moves, 0, 5, ctx, 2)
+    core._killers_to(1, moves, 0, 5, ctx, 2)
     assert moves[0].tolist() == [9, 12, 20, 3, 5]
+    ctx[2:4] = (3, 20)
+    core._killers_to(0, moves, 0, 5, ctx, 2)
+    assert moves[0].tolist() == [3, 20, 9, 12, 5]
+
+
+def test_killer_cards_are_kept_apart_by_point_of_the_trick_and_suit_led() -> None:
+    """Each (tricks left, place in the trick, suit led) has its own two killers within ``ctx``;
+    the leader's (no suit led yet) do not depend on the card passed."""
+    slots = {core._killer_slot(left, count, led) for left in range(11) for count in range(1, 4)
+             for led in (0, 8, 16, 24)}
+    slots |= {core._killer_slot(left, 0, 0) for left in range(11)}
+    assert len(slots) == 11 * 13
+    assert min(slots) >= core.KILLERS and max(slots) + 2 <= core.CTX_SIZE
+    assert core._killer_slot(5, 0, 0) == core._killer_slot(5, 0, 24)
 
 
 def test_ordering_asks_whether_the_last_player_can_beat_the_partners_card() -> None:

@@ -30,10 +30,10 @@ PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, 
 #: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
 #: what it returns then means nothing, but the table keeps only finished nodes, so it stays sound.
 NODE_LIMIT, ABORTED = 10, 11
-#: ``ctx[KILLERS + 2 * (4 * tricks_left + count) + k]`` (k = 0, 1): the last two cards that made a
-#: cut-off at that point of a trick (killer moves); they are tried right after the first choice.
+#: From ``ctx[KILLERS]``, two cards for each point of a trick (tricks left, place in the trick, suit
+#: led): the last two that made a cut-off there (killer moves). See :func:`_killer_slot`.
 KILLERS = 12
-CTX_SIZE = KILLERS + 2 * 4 * 11
+CTX_SIZE = KILLERS + 2 * 16 * 11
 #: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
 #: best card << 32 | leader, capot flags and side << 40 | generation << 48.
 INF = 10_000
@@ -182,10 +182,16 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
 
 
 @njit(cache=True, inline="always")
-def _killers_second(moves: np.ndarray, d: int, n: int, ctx: np.ndarray, slot: int) -> None:
-    """Move the two killer cards at ``ctx[slot:slot + 2]`` that are among ``moves[d, 1:n]`` right
-    after ``moves[d, 0]``, most recent first."""
-    place = 1
+def _killer_slot(tricks_left: int, count: int, led: int) -> int:
+    """Where the killer cards of a point of a trick are kept in ``ctx`` (``led``: the card led, if
+    ``count`` > 0)."""
+    return KILLERS + 2 * (16 * tricks_left + 4 * count + (led >> 3 if count else 0))
+
+
+@njit(cache=True, inline="always")
+def _killers_to(place: int, moves: np.ndarray, d: int, n: int, ctx: np.ndarray, slot: int) -> None:
+    """Move the two killer cards at ``ctx[slot:slot + 2]`` that are among ``moves[d, place:n]`` to
+    ``place`` and after, most recent first."""
     for k in range(2):
         killer = ctx[slot + k]
         for i in range(place, n):
@@ -693,7 +699,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 else:
                     n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
                                moves, ctx, scratch, left)
-                    _killers_second(st_moves, d, n, ctx, KILLERS + 2 * (4 * left + cnt))
+                    # The killers come second (the third player's, whose rules guess worst, first).
+                    _killers_to(0 if cnt == 2 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
                     st_staged[d] = -1
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
                     # The table outgrows the processor's cache: fetch the entries of the
@@ -726,7 +733,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 k = _order(st_legal[d] & ~(1 << first), hands, remaining, tricks[st_left[d]], st_count[d],
                            st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch, st_left[d])
                 st_n[d] = 1 + k
-                _killers_second(st_moves, d, st_n[d], ctx, KILLERS + 2 * (4 * st_left[d] + st_count[d]))
+                _killers_to(1, st_moves, d, st_n[d], ctx, _killer_slot(st_left[d], 0, 0))
             if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
                 card = st_moves[d, st_i[d]]
                 seat = st_seat[d]
@@ -818,7 +825,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 if v < st_beta[d]:
                     st_beta[d] = v
             if st_alpha[d] >= st_beta[d]:
-                killers = KILLERS + 2 * (4 * st_left[d] + st_count[d])
+                killers = _killer_slot(st_left[d], st_count[d], tricks[st_left[d], 0])
                 if ctx[killers] != card:
                     ctx[killers + 1] = ctx[killers]
                     ctx[killers] = card
