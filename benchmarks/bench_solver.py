@@ -6,9 +6,9 @@ sans atout, tout atout) the median and 95th-percentile time, the median nodes an
 the nodes per second of the all-cards solve and of the threshold query ("can the
 takers reach 80?"); random full-deal rollouts per second; and the first call's
 latency in a fresh process, cold (compiling) and warm (loading numba's disk cache).
-One core; the solver's table is cleared between positions (a new Solver each). Each
-category is timed ``--repeat`` times (3 by default) and the best figure of each column is
-kept, as a shared machine's load comes and goes; node counts do not vary.
+One core; the solver's table is cleared between positions (a new Solver each). The corpus is
+timed in ``--repeat`` rounds (5 by default), one after the other, and each position keeps its
+best time, as a shared machine's load comes and goes over minutes; node counts do not vary.
 
     python benchmarks/bench_solver.py              # a few minutes
     python benchmarks/bench_solver.py --quick      # a fraction of the corpus, once
@@ -51,13 +51,14 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
-def best_of(repeat: int, deals: list[Deal], query: str) -> tuple[float, float, float, float]:
-    """:func:`measure` ``repeat`` times: the lowest times, the highest rate."""
-    runs = [measure(deals, query) for _ in range(repeat)]
-    return (min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2], max(r[3] for r in runs))
+def summary(times: list[float], nodes: list[int]) -> tuple[float, float, float, float]:
+    """Median and 95th-percentile milliseconds, median nodes, nodes per second."""
+    return (statistics.median(times) * 1000, percentile(times, 0.95) * 1000, statistics.median(nodes),
+            sum(nodes) / sum(times))
 
 
-def measure(deals: list[Deal], query: str) -> tuple[float, float, float, float]:
+def measure(deals: list[Deal], query: str) -> tuple[list[float], list[int]]:
+    """Seconds and nodes of each position's solve (``query`` "all") or threshold query."""
     times, nodes = [], []
     for deal in deals:
         solver = Solver(deal.rules)
@@ -70,8 +71,7 @@ def measure(deals: list[Deal], query: str) -> tuple[float, float, float, float]:
             count = solver.nodes
         times.append(time.perf_counter() - start)
         nodes.append(count)
-    return (statistics.median(times) * 1000, percentile(times, 0.95) * 1000, statistics.median(nodes),
-            sum(nodes) / sum(times))
+    return times, nodes
 
 
 def rollout_rate(deals: list[Deal], per_deal: int) -> float:
@@ -109,7 +109,7 @@ def first_call_latency(position: str) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="at most 10 positions per category, timed once")
-    parser.add_argument("--repeat", type=int, default=3, help="timings per category; the best is kept")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds over the corpus; each position's best is kept")
     args = parser.parse_args()
     repeat = 1 if args.quick else max(1, args.repeat)
     groups = load(10 if args.quick else None)
@@ -120,9 +120,17 @@ def main() -> None:
     print("| positions | n | all cards: median ms | p95 ms | median nodes | nodes/s "
           "| threshold: median ms | p95 ms | median nodes | nodes/s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    best: dict[tuple[str, str], tuple[list[float], list[int]]] = {}
+    for _ in range(repeat):
+        for category, deals in groups.items():
+            for query in ("all", "threshold"):
+                times, nodes = measure(deals, query)
+                if (category, query) in best:
+                    times = [min(a, b) for a, b in zip(times, best[category, query][0], strict=True)]
+                best[category, query] = times, nodes
     for category, deals in groups.items():
-        solve = best_of(repeat, deals, "all")
-        threshold = best_of(repeat, deals, "threshold")
+        solve = summary(*best[category, "all"])
+        threshold = summary(*best[category, "threshold"])
         print(f"| {category} | {len(deals)} | {solve[0]:.2f} | {solve[1]:.2f} | {solve[2]:,.0f} | {solve[3]:,.0f} "
               f"| {threshold[0]:.2f} | {threshold[1]:.2f} | {threshold[2]:,.0f} | {threshold[3]:,.0f} |")
     full = [d for c, ds in groups.items() if c.startswith("trick1") for d in ds]
