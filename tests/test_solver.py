@@ -254,7 +254,7 @@ def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options:
 def test_killer_cards_go_right_after_the_first_choice() -> None:
     """Move ordering: the two cards that last made a cut-off at this point of a trick are tried
     second and third (most recent first), when they are among the moves; the first choice stays.
-    (The third player's killers go first.)"""
+    (The leader's and the third player's killers go first.)"""
     moves = np.array([[9, 3, 5, 12, 20]], np.int64)
     ctx = np.zeros(4, np.int64)
     ctx[2:4] = (12, 20)

@@ -699,8 +699,9 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 else:
                     n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
                                moves, ctx, scratch, left)
-                    # The killers come second (the third player's, whose rules guess worst, first).
-                    _killers_to(0 if cnt == 2 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
+                    # The leader's and the third player's killers come first (they beat the rules
+                    # and the trick simulation there), the others' second.
+                    _killers_to(0 if cnt % 2 == 0 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
                     st_staged[d] = -1
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
                     # The table outgrows the processor's cache: fetch the entries of the
