@@ -895,15 +895,13 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
                 table: np.ndarray, out: np.ndarray) -> None:
     """The exact value, for the mover's side (``ctx[ME]``), of playing each of ``cards``.
 
-    The position's own value V is found first; then each card is probed at V (no card is worth
-    more, so one search settles the best ones) and bisected below it otherwise."""
+    Each card's search starts at the best value found so far: a card worth as much is settled
+    by one search, and the values of one position's cards lie close together."""
     players = ctx[PLAYERS]
     mode = ctx[MODE]
     me = ctx[ME]
-    best = exact(hands, leader, tricks, count, win, tricks_left, capot0, capot1, 0,
-                 upper_bound(hands, tricks, count, tricks_left, ctx), 0, seat_side, ctx, table)
-    if ctx[ABORTED]:
-        return
+    upper = upper_bound(hands, tricks, count, tricks_left, ctx)
+    best = 0
     trick = tricks[tricks_left]
     seat = (leader + count) % players
     hand = hands[seat]
@@ -936,12 +934,13 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
             gained = points if wside == me else 0
             rest = 0
             if tricks_left > 1:
-                rest = exact(hands, winner, tricks, 0, 0, tricks_left - 1, c0, c1, 0, best - gained + 1,
+                rest = exact(hands, winner, tricks, 0, 0, tricks_left - 1, c0, c1, 0, upper - gained,
                              best - gained, seat_side, ctx, table)
             out[i] = gained + rest
         else:
-            out[i] = exact(hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, best + 1, best,
+            out[i] = exact(hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, upper, best,
                            seat_side, ctx, table)
+        best = max(best, out[i])
         hands[seat] = hand
         if ctx[ABORTED]:
             return
