@@ -290,3 +290,16 @@ def test_ordering_asks_whether_the_last_player_can_beat_the_partners_card() -> N
     assert not core._last_can_beat((1 << seven) | (1 << 23), queen, queen, 4, ctx)  # only a lower heart
     assert core._last_can_beat(1 << 0, queen, queen, 0, ctx)  # spades trump, void in hearts: ruffs
     assert not core._last_can_beat(1 << 16, queen, queen, 0, ctx)  # void, no trump: discards
+
+
+def test_ten_card_hands_fit_the_search() -> None:
+    """A player may choose among ten cards (``hand_size`` up to 10): the search's move lists hold
+    them all. Found in review: with room for nine, the tenth overwrote a deeper node's first move,
+    and the value (230) disagreed with the cards' values (63)."""
+    deal = Deal.from_position("deux,hand_size=10,packets=4-3 S play QT.KT8.KJT.A7/J8.AQJ9.Q98.J takeS@N N:- 0,0 0,0 "
+                              "-;0,0 ?/? AD,7D,TC,KS,AS,QC,7H,8C,7S,9C,9S,KC")
+    assert len(deal.legal_actions()) == 10
+    value = Solver(deal.rules).value(deal)
+    assert value == Solver(deal.rules).solve(deal).value == 63
+    with pytest.raises(AtoutError, match="hand_size"):
+        Ruleset.preset("deux", hand_size=core.MAX_HAND + 1)

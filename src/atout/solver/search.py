@@ -33,7 +33,9 @@ NODE_LIMIT, ABORTED = 10, 11
 #: From ``ctx[KILLERS]``, two cards for each point of a trick (tricks left, place in the trick, suit
 #: led): the last two that made a cut-off there (killer moves). See :func:`_killer_slot`.
 KILLERS = 12
-CTX_SIZE = KILLERS + 2 * 16 * 11
+#: The largest hand a ruleset allows (``Ruleset.hand_size``), so the most cards a player may choose from.
+MAX_HAND = 10
+CTX_SIZE = KILLERS + 2 * 16 * (MAX_HAND + 1)
 #: A table entry is two int64: the position's key, then lower bound | upper bound << 16 |
 #: best card << 32 | leader, capot flags and side << 40 | generation << 48.
 INF = 10_000
@@ -143,7 +145,7 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     best-looking card (worth its cost where subtrees are large); otherwise by simple
     rules (win cheaply, give points to a partner who holds the trick and whom the last player
     cannot beat, else discard low)."""
-    scores = scratch[:8]
+    scores = scratch[:MAX_HAND]
     in_play = remaining
     for i in range(count):
         in_play |= 1 << trick[i]
@@ -161,7 +163,7 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
             continue
         if count <= 1 and players > 2 and tricks_left >= 5:
             score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx,
-                                 scratch[8:12]) * 64 \
+                                 scratch[MAX_HAND:MAX_HAND + 4]) * 64 \
                 + STRENGTH[mode, card]
         else:
             holds = seat_side[(leader + win) % players] == mover_side
@@ -212,8 +214,9 @@ def _tt_meta(leader: int, capot0: bool, capot1: bool, ctx: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def _tt_index(key: int, meta: int, bits: int) -> int:
-    """The table slot of a position (int64 arithmetic, wrapping on overflow)."""
-    h = (key ^ (meta * 0x9E3779B1)) * 0x2545F4914F6CDD1D
+    """The table slot of a position (int64 arithmetic, wrapping on overflow). The key's high half
+    (the holders of the pointless cards) is folded in first, as the product only carries bits up."""
+    h = (key ^ (key >> 32) ^ (meta * 0x9E3779B1)) * 0x2545F4914F6CDD1D
     h ^= h >> 29
     return h & ((1 << bits) - 1)
 
@@ -249,7 +252,8 @@ _BY_STRENGTH = _strength_orders()
 
 
 def _zero_runs() -> np.ndarray:
-    """``[mode, suit]``: the suit's weakest cards worth no points (the 7, 8 and maybe 9), as a mask."""
+    """``[mode, suit]``: the suit's weakest cards worth no points (the 7, 8 and maybe 9), as a mask.
+    (The short deck has no 7 or 8: its 9 then takes the 7's place in a key, which is harmless.)"""
     out = np.zeros((7, 4), np.int64)
     for mode in range(7):
         for suit in range(4):
@@ -566,10 +570,10 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_n = np.empty(_MAX_DEPTH, np.int64)
     st_i = np.empty(_MAX_DEPTH, np.int64)
     st_gained = np.empty(_MAX_DEPTH, np.int64)
-    st_moves = np.empty((_MAX_DEPTH, 9), np.int64)
+    st_moves = np.empty((_MAX_DEPTH, MAX_HAND), np.int64)
     st_staged = np.empty(_MAX_DEPTH, np.int64)
     st_legal = np.empty(_MAX_DEPTH, np.int64)
-    scratch = np.empty(16, np.int64)
+    scratch = np.empty(MAX_HAND + 4, np.int64)
     work = np.empty(16, np.int64)
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
@@ -699,8 +703,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 else:
                     n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
                                moves, ctx, scratch, left)
-                    # The leader's and the third player's killers come first (they beat the rules
-                    # and the trick simulation there), the others' second.
+                    # At the first and third places of a trick the killers come first (there they
+                    # beat the rules and the trick simulation), elsewhere second.
                     _killers_to(0 if cnt % 2 == 0 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
                     st_staged[d] = -1
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
