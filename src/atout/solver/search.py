@@ -206,13 +206,6 @@ def _killers_to(place: int, moves: np.ndarray, d: int, n: int, ctx: np.ndarray, 
 
 
 @njit(cache=True, inline="always")
-def _tt_meta(leader: int, capot0: bool, capot1: bool, ctx: np.ndarray) -> int:
-    """What a table entry holds besides the cards: the leader, the capot flags, the side counted
-    and the deal's generation."""
-    return leader | (int(capot0) << 2) | (int(capot1) << 3) | (ctx[ME] << 4) | (ctx[GENERATION] << 8)
-
-
-@njit(cache=True, inline="always")
 def _tt_index(key: int, meta: int, bits: int) -> int:
     """The table slot of a position (int64 arithmetic, wrapping on overflow). The key's high half
     (the holders of the pointless cards) is folded in first, as the product only carries bits up."""
@@ -289,6 +282,16 @@ def _canonical(remaining: int, owner: np.ndarray, mode: int) -> int:
             key |= owner[card] << shift
             shift += 2
     return key
+
+
+@njit(cache=True, inline="always")
+def _tt_place(remaining: int, leader: int, capot0: bool, capot1: bool, owner: np.ndarray,
+              ctx: np.ndarray) -> tuple[int, int, int]:
+    """A trick start's table key (the cards in play, see :func:`_canonical`), its meta (the leader,
+    the capot flags, the side counted, the deal's generation) and its slot."""
+    key = _canonical(remaining, owner, ctx[MODE])
+    meta = leader | (int(capot0) << 2) | (int(capot1) << 3) | (ctx[ME] << 4) | (ctx[GENERATION] << 8)
+    return key, meta, _tt_index(key, meta, ctx[TT_BITS])
 
 
 @_helper
@@ -632,9 +635,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     value = _last_trick(hands, lead, 0, st_c0[d], st_c1[d], seat_side, ctx)
                     action = _RETURN
                 else:
-                    key = _canonical(remaining, owner, mode)
-                    meta = _tt_meta(lead, st_c0[d], st_c1[d], ctx)
-                    slot = _tt_index(key, meta, ctx[TT_BITS])
+                    key, meta, slot = _tt_place(remaining, lead, st_c0[d], st_c1[d], owner, ctx)
                     st_slot[d] = slot
                     st_key[d] = key
                     st_meta[d] = meta
@@ -715,9 +716,9 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
                         winner = (lead + w) % players
                         wside = seat_side[winner]
-                        meta = _tt_meta(winner, st_c0[d] and wside == 0, st_c1[d] and wside == 1, ctx)
-                        key = _canonical(remaining & ~(1 << card), owner, mode)
-                        _prefetch(table, _tt_index(key, meta, ctx[TT_BITS]))  # type: ignore[call-arg]
+                        _, _, ahead = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
+                                                st_c1[d] and wside == 1, owner, ctx)
+                        _prefetch(table, ahead)  # type: ignore[call-arg]
                 st_legal[d] = legal
                 st_n[d] = n
                 st_i[d] = 0
