@@ -303,3 +303,45 @@ def test_ten_card_hands_fit_the_search() -> None:
     assert value == Solver(deal.rules).solve(deal).value == 63
     with pytest.raises(AtoutError, match="hand_size"):
         Ruleset.preset("deux", hand_size=core.MAX_HAND + 1)
+
+
+def test_equivalent_cards_are_grouped_through_touching_cards_of_equal_points() -> None:
+    """Equivalent-card reduction: cards of one hand touching in their suit (once the cards out of play
+    are skipped) and worth the same points share a value, so a staged card's equivalents are not
+    searched again. Sans atout (mode 4): the 7, 8 and 9 are worth nothing, the jack 2."""
+    seven, eight, nine, jack = 8, 9, 10, 12  # hearts
+    trick = np.zeros(4, np.int64)
+    run = (1 << seven) | (1 << eight) | (1 << nine)
+    assert core._equivalents(eight, run | 1 << jack, run | 1 << jack, trick, 0, 4) == run
+    # The 8 is another player's: the 7 and the 9 no longer touch.
+    assert core._equivalents(seven, (1 << seven) | (1 << nine), run, trick, 0, 4) == 1 << seven
+    # The 8 is in the trick: still in play, so still between them.
+    trick[0] = eight
+    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 1, 4) == 1 << nine
+    # The 8 is gone: the 7 and the 9 touch.
+    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 0, 4) == \
+        (1 << seven) | (1 << nine)
+
+
+@pytest.mark.parametrize(("preset", "options", "strain"), MODES[:3] + MODES[6:],
+                         ids=[f"{p}-{s}" for p, _, s in MODES[:3] + MODES[6:]])
+def test_a_window_wider_than_one_point_gives_the_exact_value(preset: str, options: dict[str, object],
+                                                             strain: int) -> None:
+    """The solver's own queries use one-point windows; a wider window must still give the exact value
+    when it lies inside, also once the table holds that value (its bounds then meet)."""
+    rules = Ruleset.preset(preset, **options)
+    rng = random.Random(strain)
+    for deal in random_positions(rules, strain, 60, seed=strain, min_done=rules.hand_size - 4):
+        solver = Solver(rules, table_bits=12)
+        value = solver.value(deal)
+        for warm in (True, False):
+            if not warm:
+                solver = Solver(rules, table_bits=12)
+            pos = solver._prepare(deal)
+            solver._ctx[core.ME] = pos.seat_side[pos.mover]
+            hands, win = solver._load(pos)
+            alpha, beta = value - rng.randint(1, 20), value + rng.randint(1, 20)
+            found = core.search(hands, pos.leader, solver._tricks, len(pos.trick), win, pos.tricks_left,
+                                pos.capot[0], pos.capot[1], alpha, beta, solver._seat_side, solver._ctx,
+                                solver._table)
+            assert found == value, deal.position()

@@ -183,6 +183,38 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     return n
 
 
+@_helper
+def _equivalents(card: int, legal: int, remaining: int, trick: np.ndarray, count: int, mode: int) -> int:
+    """The cards of ``legal`` equivalent to ``card`` (itself included): touching it in its suit, among
+    the cards in play, through cards of ``legal`` all worth the same points."""
+    in_play = remaining
+    for i in range(count):
+        in_play |= 1 << trick[i]
+    group = 0
+    m = legal & _SUITS[card >> 3]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if POINTS[mode, c] != POINTS[mode, card]:
+            continue
+        top = c
+        while top != card:
+            nxt = _next_up_in(top, in_play, mode)
+            if nxt < 0 or not (legal >> nxt) & 1 or POINTS[mode, nxt] != POINTS[mode, card]:
+                break
+            top = nxt
+        if top == card:
+            group |= 1 << c
+    top = card
+    while True:
+        nxt = _next_up_in(top, in_play, mode)
+        if nxt < 0 or not (legal >> nxt) & 1 or POINTS[mode, nxt] != POINTS[mode, card]:
+            break
+        group |= 1 << nxt
+        top = nxt
+    return group
+
+
 @njit(cache=True, inline="always")
 def _killer_slot(tricks_left: int, count: int, led: int) -> int:
     """Where the killer cards of a point of a trick are kept in ``ctx`` (``led``: the card led, if
@@ -581,6 +613,10 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
     st_meta = np.empty(_MAX_DEPTH, np.int64)
+    # At the last player's node: for each move, the table key, meta and slot of the trick start it
+    # leads to (computed for the prefetch, then read by that child), if st_ahead_set.
+    st_ahead = np.empty((_MAX_DEPTH, MAX_HAND, 3), np.int64)
+    st_ahead_set = np.zeros(_MAX_DEPTH, np.bool_)
 
     owner = np.zeros(32, np.int64)
     for s in range(players):
@@ -625,6 +661,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
             b = st_beta[d]
             remaining = st_rem[d]
             st_slot[d] = -1
+            st_ahead_set[d] = False
             tt_best = -1
             action = _NEXT
             if cnt == 0:
@@ -635,7 +672,11 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     value = _last_trick(hands, lead, 0, st_c0[d], st_c1[d], seat_side, ctx)
                     action = _RETURN
                 else:
-                    key, meta, slot = _tt_place(remaining, lead, st_c0[d], st_c1[d], owner, ctx)
+                    if d > 0 and st_ahead_set[d - 1]:
+                        ahead = st_ahead[d - 1, st_i[d - 1]]
+                        key, meta, slot = ahead[0], ahead[1], ahead[2]
+                    else:
+                        key, meta, slot = _tt_place(remaining, lead, st_c0[d], st_c1[d], owner, ctx)
                     st_slot[d] = slot
                     st_key[d] = key
                     st_meta[d] = meta
@@ -657,6 +698,9 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                                 a = lo
                             if hi < b:
                                 b = hi
+                            if a >= b:  # (only with a window wider than one point) the value is known
+                                value = lo
+                                action = _RETURN
                     if action == _NEXT and left == 2:
                         value = _last_two(hands, lead, st_c0[d], st_c1[d], seat_side, ctx, work)
                         table[slot, 0] = key
@@ -694,10 +738,16 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     legal = legal_mask(hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
                                        ctx[UNDERTRUMP] == 1)
                 moves = st_moves[d]
-                # Staged generation: at a trick start the table's card is tried alone first; the
-                # others are ordered only if it does not cut off.
+                # Staged generation: the table's card, else the first killer where killers come first,
+                # is tried alone; the others are ordered only if it does not cut off.
                 first = tt_best if cnt == 0 else -1
-                if first >= 0 and (legal >> first) & 1:
+                if first < 0 and (cnt == 0 or (cnt == 2 and players == 4)):
+                    first = ctx[_killer_slot(left, cnt, trick[0])]
+                if legal & (legal - 1) == 0:
+                    moves[0] = lowest(legal)
+                    n = 1
+                    st_staged[d] = -1
+                elif first >= 0 and (legal >> first) & 1:
                     moves[0] = first
                     n = 1
                     st_staged[d] = first
@@ -716,9 +766,13 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
                         winner = (lead + w) % players
                         wside = seat_side[winner]
-                        _, _, ahead = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
-                                                st_c1[d] and wside == 1, owner, ctx)
-                        _prefetch(table, ahead)  # type: ignore[call-arg]
+                        key, meta, slot = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
+                                                    st_c1[d] and wside == 1, owner, ctx)
+                        st_ahead[d, i, 0] = key
+                        st_ahead[d, i, 1] = meta
+                        st_ahead[d, i, 2] = slot
+                        _prefetch(table, slot)  # type: ignore[call-arg]
+                    st_ahead_set[d] = True
                 st_legal[d] = legal
                 st_n[d] = n
                 st_i[d] = 0
@@ -736,10 +790,12 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 st_staged[d] = -1
                 rest = st_moves[d, 1:]
                 remaining = st_rem[d]
-                k = _order(st_legal[d] & ~(1 << first), hands, remaining, tricks[st_left[d]], st_count[d],
-                           st_win[d], seat_side, st_leader[d], players, mode, rest, ctx, scratch, st_left[d])
+                trick = tricks[st_left[d]]
+                legal = st_legal[d] & ~_equivalents(first, st_legal[d], remaining, trick, st_count[d], mode)
+                k = _order(legal, hands, remaining, trick, st_count[d], st_win[d], seat_side, st_leader[d], players,
+                           mode, rest, ctx, scratch, st_left[d])
                 st_n[d] = 1 + k
-                _killers_to(1, st_moves, d, st_n[d], ctx, _killer_slot(st_left[d], 0, 0))
+                _killers_to(1, st_moves, d, st_n[d], ctx, _killer_slot(st_left[d], st_count[d], tricks[st_left[d], 0]))
             if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
                 card = st_moves[d, st_i[d]]
                 seat = st_seat[d]
