@@ -458,8 +458,8 @@ def _last_trick(hands: np.ndarray, leader: int, played: int, capot0: bool, capot
 def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray,
               work: np.ndarray) -> int:
     """The exact points side ``ctx[ME]`` takes from the last two tricks (everyone holds two cards),
-    by plain minimax over the first of them: at most 16 lines, cheaper than a table probe.
-    ``work`` is scratch space (16 entries)."""
+    by alpha-beta over the first of them (at most 16 lines), cheaper than a table probe.
+    ``work`` is scratch space (24 entries)."""
     players = ctx[PLAYERS]
     mode = ctx[MODE]
     me = ctx[ME]
@@ -467,50 +467,57 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
     legal = work[4:8]
     best = work[8:12]
     win = work[12:16]
+    alpha = work[16:20]
+    beta = work[20:24]
     ply = 0
     legal[0] = hands[leader]
     best[0] = -1 if seat_side[leader] == me else INF
     win[0] = 0
+    alpha[0] = -1
+    beta[0] = INF
     while True:
-        seat = (leader + ply) % players
-        mine = seat_side[seat] == me
         if legal[ply] == 0:
             v = best[ply]
             if ply == 0:
                 return v
             ply -= 1
-            seat = (leader + ply) % players
-            if (seat_side[seat] == me) == (v > best[ply]) and v != best[ply]:
+        else:
+            c = lowest(legal[ply])
+            legal[ply] &= legal[ply] - 1
+            cards[ply] = c
+            w = win[ply]
+            if ply > 0 and beats(c, cards[w], mode):
+                w = ply
+            if ply < players - 1:
+                ply += 1
+                nxt = (leader + ply) % players
+                partner_winning = ctx[PARTNERS] == 1 and ply >= 2 and w == ply - 2
+                legal[ply] = legal_mask(hands[nxt], cards[0], cards[w], partner_winning, mode,
+                                        ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
+                best[ply] = -1 if seat_side[nxt] == me else INF
+                win[ply] = w
+                alpha[ply] = alpha[ply - 1]
+                beta[ply] = beta[ply - 1]
+                continue
+            # The first trick is complete; the last one plays itself.
+            first = 0
+            played = 0
+            for k in range(players):
+                first += POINTS[mode, cards[k]]
+                played |= 1 << cards[k]
+            winner = (leader + w) % players
+            wside = seat_side[winner]
+            v = (first if wside == me else 0) + _last_trick(hands, winner, played, capot0 and wside == 0,
+                                                             capot1 and wside == 1, seat_side, ctx)
+        if seat_side[(leader + ply) % players] == me:
+            if v > best[ply]:
                 best[ply] = v
-            continue
-        c = lowest(legal[ply])
-        legal[ply] &= legal[ply] - 1
-        cards[ply] = c
-        w = win[ply]
-        if ply > 0 and beats(c, cards[w], mode):
-            w = ply
-        if ply < players - 1:
-            ply += 1
-            nxt = (leader + ply) % players
-            partner_winning = ctx[PARTNERS] == 1 and ply >= 2 and w == ply - 2
-            legal[ply] = legal_mask(hands[nxt], cards[0], cards[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
-                                    ctx[UNDERTRUMP] == 1)
-            best[ply] = -1 if seat_side[nxt] == me else INF
-            win[ply] = w
-            continue
-        # The first trick is complete; the last one plays itself.
-        first = 0
-        for k in range(players):
-            first += POINTS[mode, cards[k]]
-        winner = (leader + w) % players
-        wside = seat_side[winner]
-        played = 0
-        for k in range(players):
-            played |= 1 << cards[k]
-        v = (first if wside == me else 0) + _last_trick(hands, winner, played, capot0 and wside == 0,
-                                                         capot1 and wside == 1, seat_side, ctx)
-        if mine == (v > best[ply]) and v != best[ply]:
+                alpha[ply] = max(alpha[ply], v)
+        elif v < best[ply]:
             best[ply] = v
+            beta[ply] = min(beta[ply], v)
+        if alpha[ply] >= beta[ply]:
+            legal[ply] = 0
 
 
 @_helper
@@ -609,7 +616,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_staged = np.empty(_MAX_DEPTH, np.int64)
     st_legal = np.empty(_MAX_DEPTH, np.int64)
     scratch = np.empty(MAX_HAND + 4, np.int64)
-    work = np.empty(16, np.int64)
+    work = np.empty(24, np.int64)
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
     st_meta = np.empty(_MAX_DEPTH, np.int64)
