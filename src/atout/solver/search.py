@@ -620,9 +620,9 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
     st_meta = np.empty(_MAX_DEPTH, np.int64)
-    # At the last player's node: for each move, the table key, meta and slot of the trick start it
-    # leads to (computed for the prefetch, then read by that child), if st_ahead_set.
-    st_ahead = np.empty((_MAX_DEPTH, MAX_HAND, 3), np.int64)
+    # At the last player's node: for each legal card, the table key, meta and slot of the trick start
+    # it leads to (computed for the prefetch, then read by that child), if st_ahead_set.
+    st_ahead = np.empty((_MAX_DEPTH, 32, 3), np.int64)
     st_ahead_set = np.zeros(_MAX_DEPTH, np.bool_)
 
     owner = np.zeros(32, np.int64)
@@ -680,7 +680,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     action = _RETURN
                 else:
                     if d > 0 and st_ahead_set[d - 1]:
-                        ahead = st_ahead[d - 1, st_i[d - 1]]
+                        ahead = st_ahead[d - 1, st_moves[d - 1, st_i[d - 1]]]
                         key, meta, slot = ahead[0], ahead[1], ahead[2]
                     else:
                         key, meta, slot = _tt_place(remaining, lead, st_c0[d], st_c1[d], owner, ctx)
@@ -747,6 +747,23 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 moves = st_moves[d]
                 # Staged generation: the table's card, else the first killer where killers come first,
                 # is tried alone; the others are ordered only if it does not cut off.
+                if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
+                    # The table outgrows the processor's cache: fetch the entries of the
+                    # positions this trick can end in while the moves are ordered.
+                    m = legal
+                    while m:
+                        card = lowest(m)
+                        m &= m - 1
+                        w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
+                        winner = (lead + w) % players
+                        wside = seat_side[winner]
+                        key, meta, slot = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
+                                                    st_c1[d] and wside == 1, owner, ctx)
+                        st_ahead[d, card, 0] = key
+                        st_ahead[d, card, 1] = meta
+                        st_ahead[d, card, 2] = slot
+                        _prefetch(table, slot)  # type: ignore[call-arg]
+                    st_ahead_set[d] = True
                 first = tt_best if cnt == 0 else -1
                 if first < 0 and (cnt == 0 or (cnt == 2 and players == 4)):
                     first = ctx[_killer_slot(left, cnt, trick[0])]
@@ -765,21 +782,6 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     # beat the rules and the trick simulation), elsewhere second.
                     _killers_to(0 if cnt % 2 == 0 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
                     st_staged[d] = -1
-                if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
-                    # The table outgrows the processor's cache: fetch the entries of the
-                    # positions this trick can end in while the first of them is searched.
-                    for i in range(n):
-                        card = st_moves[d, i]
-                        w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
-                        winner = (lead + w) % players
-                        wside = seat_side[winner]
-                        key, meta, slot = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
-                                                    st_c1[d] and wside == 1, owner, ctx)
-                        st_ahead[d, i, 0] = key
-                        st_ahead[d, i, 1] = meta
-                        st_ahead[d, i, 2] = slot
-                        _prefetch(table, slot)  # type: ignore[call-arg]
-                    st_ahead_set[d] = True
                 st_legal[d] = legal
                 st_n[d] = n
                 st_i[d] = 0
