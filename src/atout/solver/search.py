@@ -150,7 +150,9 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     for i in range(count):
         in_play |= 1 << trick[i]
     seat = (leader + count) % players
-    mover_side = seat_side[seat]
+    holds = count > 0 and seat_side[(leader + win) % players] == seat_side[seat]
+    if holds and count == 2 and players == 4:  # the third player: will his partner's card hold?
+        holds = not _last_can_beat(hands[(leader + 3) % 4], trick[0], trick[win], mode, ctx)
     n = 0
     m = legal
     while m:
@@ -166,9 +168,6 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
                                  scratch[MAX_HAND:MAX_HAND + 4]) * 64 \
                 + STRENGTH[mode, card]
         else:
-            holds = seat_side[(leader + win) % players] == mover_side
-            if holds and count == 2 and players == 4:  # the third player: will his partner's card hold?
-                holds = not _last_can_beat(hands[(leader + 3) % 4], trick[0], trick[win], mode, ctx)
             score = _follow_score(card, trick[win], holds, count == players - 1, mode) if count else \
                 STRENGTH[mode, card] + POINTS[mode, card] * 4
         # insertion sort, highest score first
