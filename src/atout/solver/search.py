@@ -923,10 +923,13 @@ def upper_bound(hands: np.ndarray, tricks: np.ndarray, count: int, tricks_left: 
 def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
           capot0: bool, capot1: bool, lower: int, upper: int, probe: int, seat_side: np.ndarray, ctx: np.ndarray,
           table: np.ndarray) -> int:
-    """The exact value of a node known to lie in [lower, upper), by zero-window searches: the
-    first at ``probe``, then galloping away from the last bound found (2, 4, 8... points from it,
-    as values usually lie near the probe) but never past the middle of what is left (plain MTD(f)
-    would climb one point per search, as a fail-high seldom returns more than it was asked)."""
+    """The exact value of a node known to lie in [lower, upper), by zero-window searches, the
+    first at ``probe``. After a fail-high the next one gallops up from the bound found (2, 4, 8...
+    points, as values usually lie near the probe; plain MTD(f) would climb one point per search,
+    as a fail-high seldom returns more than it was asked) but never past the middle of what is
+    left. After a fail-low it tests the new upper bound itself: proving "at least b" for a b
+    below the value costs about twice as much as proving "less than b" above it, so the value is
+    best approached from above."""
     b = min(max(probe, lower + 1), upper - 1)
     step = 2
     while lower + 1 < upper:
@@ -937,11 +940,11 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
         if g >= b:
             lower = g
             b = min(lower + step, (lower + upper + 1) // 2)
+            step *= 2
         else:
             upper = g + 1
-            b = max(upper - step, (lower + upper + 1) // 2)
+            b = upper - 1
         b = min(max(b, lower + 1), upper - 1)
-        step *= 2
     return lower
 
 
