@@ -230,15 +230,12 @@ def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options:
         pos = position_of(deal)
         if pos.trick or pos.tricks_left < 3:
             continue
-        owner = np.zeros(32, np.int64)
-        for seat, hand in enumerate(pos.hands):
-            for card in range(32):
-                if (hand >> card) & 1:
-                    owner[card] = seat
+        keys = np.zeros((4, 256, 3), np.int64)
+        core._suit_keys(np.array(pos.hands, np.int64), rules.players, pos.mode, keys)
         groups: dict[int, list[tuple[int, ...]]] = {}
         for taken in itertools.product(*[[c for c in range(32) if (h >> c) & 1] for h in pos.hands]):
             hands = tuple(h & ~(1 << c) for h, c in zip(pos.hands, taken, strict=True))
-            key = core._canonical(sum(hands), owner, pos.mode)
+            key = core._canonical(sum(hands), keys)
             groups.setdefault(key, []).append(hands)
         side = pos.seat_side[pos.leader]
         for members in groups.values():
