@@ -182,6 +182,17 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     return n
 
 
+@njit(cache=True, inline="always")
+def _group_top(card: int, legal: int, in_play: int, mode: int) -> int:
+    """The highest card reached from ``card`` by climbing, among the cards in play, through the
+    next cards of its suit that are in ``legal`` and worth the same points."""
+    while True:
+        nxt = _next_up_in(card, in_play, mode)
+        if nxt < 0 or not (legal >> nxt) & 1 or POINTS[mode, nxt] != POINTS[mode, card]:
+            return card
+        card = nxt
+
+
 @_helper
 def _equivalents(card: int, legal: int, remaining: int, trick: np.ndarray, count: int, mode: int) -> int:
     """The cards of ``legal`` equivalent to ``card`` (itself included): touching it in its suit, among
@@ -189,28 +200,14 @@ def _equivalents(card: int, legal: int, remaining: int, trick: np.ndarray, count
     in_play = remaining
     for i in range(count):
         in_play |= 1 << trick[i]
+    top = _group_top(card, legal, in_play, mode)
     group = 0
     m = legal & _SUITS[card >> 3]
     while m:
         c = lowest(m)
         m &= m - 1
-        if POINTS[mode, c] != POINTS[mode, card]:
-            continue
-        top = c
-        while top != card:
-            nxt = _next_up_in(top, in_play, mode)
-            if nxt < 0 or not (legal >> nxt) & 1 or POINTS[mode, nxt] != POINTS[mode, card]:
-                break
-            top = nxt
-        if top == card:
+        if _group_top(c, legal, in_play, mode) == top:
             group |= 1 << c
-    top = card
-    while True:
-        nxt = _next_up_in(top, in_play, mode)
-        if nxt < 0 or not (legal >> nxt) & 1 or POINTS[mode, nxt] != POINTS[mode, card]:
-            break
-        group |= 1 << nxt
-        top = nxt
     return group
 
 
@@ -764,8 +761,6 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     legal = legal_mask(hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
                                        ctx[UNDERTRUMP] == 1)
                 moves = st_moves[d]
-                # Staged generation: the table's card, else the first killer where killers come first,
-                # is tried alone; the others are ordered only if it does not cut off.
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
                     # The table outgrows the processor's cache: fetch the entries of the
                     # positions this trick can end in while the moves are ordered.
@@ -783,6 +778,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         st_ahead[d, card, 2] = slot
                         _prefetch(table, slot)  # type: ignore[call-arg]
                     st_ahead_set[d] = True
+                # Staged generation: the table's card, else the first killer where killers come first,
+                # is tried alone; the others are ordered only if it does not cut off.
                 first = tt_best if cnt == 0 else -1
                 if first < 0 and (cnt == 0 or (cnt == 2 and players == 4)):
                     first = ctx[_killer_slot(left, cnt, trick[0])]
