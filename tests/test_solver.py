@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
-from atout.fast import ABOVE, STRENGTH
+from atout.fast import ABOVE, POINTS, STRENGTH
 from atout.solver import SearchLimit, Solver, position_of
 from atout.solver import search as core
 from conformance import first_card
@@ -44,6 +44,29 @@ def test_solver_matches_plain_minimax(preset: str, options: dict[str, object], s
             assert value == reference_value(rules, pos, card), deal.position()
             checked += 1
     assert checked >= 1000
+
+
+@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
+                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
+def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
+    """``_last_two`` (the search's valuation of a trick start with two tricks left) gives the plain
+    minimax's value for either side, with and without each side's capot hopes."""
+    rules = Ruleset.preset(preset, **options)
+    solver = Solver(rules)
+    checked = 0
+    for deal in random_positions(rules, strain, 1000, seed=strain + 5, min_done=rules.hand_size - 2):
+        pos = solver._prepare(deal)
+        if pos.trick or pos.tricks_left != 2:
+            continue
+        hands = np.array(pos.hands, np.int64)
+        total = int(sum(POINTS[pos.mode, c] for h in pos.hands for c in range(32) if h >> c & 1))
+        for side, capot in itertools.product((0, 1), ((False, False), (True, False), (False, True))):
+            solver._ctx[core.ME] = side
+            fast = core._last_two(hands, pos.leader, *capot, solver._seat_side, solver._ctx, total)
+            exact = reference_trick_start_value(rules, dataclasses.replace(pos, capot=capot), side)
+            assert fast == exact, (deal.position(), side, capot)
+            checked += 1
+    assert checked >= 600
 
 
 def _pv_is_consistent(rules: Ruleset, deal: Deal, solver: Solver) -> None:

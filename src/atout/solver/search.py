@@ -472,70 +472,123 @@ def _last_trick(hands: np.ndarray, leader: int, played: int, capot0: bool, capot
     return points if side == ctx[ME] else 0
 
 
+@njit(cache=True, inline="always")
+def _minimax_step(v: int, best: int, alpha: int, beta: int, maximise: bool) -> tuple[int, int, int]:
+    """One child's value ``v`` taken into a node's best value and window."""
+    if maximise:
+        if v > best:
+            best = v
+            alpha = max(alpha, v)
+    elif v < best:
+        best = v
+        beta = min(beta, v)
+    return best, alpha, beta
+
+
+@njit(cache=True, inline="always")
+def _two_trick_line(r0: int, r1: int, r2: int, r3: int, w: int, first: int, mine: int, first_mine: bool, total: int,
+                    capot_mine: bool, mode: int, bonus: int) -> int:
+    """Points for side ``ctx[ME]`` of one line of the last two tricks. The first trick (``first``
+    points) is over, ``w`` the index of its winner (``first_mine``: of our side); in the last one each
+    plays his other card (``r0`` to ``r3``, 0 for no player), the first trick's winner leading.
+    ``mine``: our side's cards among them; ``capot_mine``: we took every trick before these two."""
+    led = r0 if w == 0 else (r1 if w == 1 else (r2 if w == 2 else r3))
+    top = lowest(led)
+    for r in (r0, r1, r2, r3):
+        if r and beats(lowest(r), top, mode):
+            top = lowest(r)
+    v = first if first_mine else 0
+    if (mine >> top) & 1:
+        v += total - first + (bonus if first_mine and capot_mine else 10)
+    return v
+
+
 @_helper
 def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray,
-              work: np.ndarray) -> int:
-    """The exact points side ``ctx[ME]`` takes from the last two tricks (everyone holds two cards),
-    by alpha-beta over the first of them (at most 16 lines), cheaper than a table probe.
-    ``work`` is scratch space (24 entries)."""
+              total: int) -> int:
+    """The exact points side ``ctx[ME]`` takes from the last two tricks (everyone holds two cards,
+    worth ``total`` points), by alpha-beta over the first of them (at most 16 lines), the last one
+    playing itself. Nested loops over scalars, one per player: cheaper than a table probe."""
     players = ctx[PLAYERS]
     mode = ctx[MODE]
     me = ctx[ME]
-    cards = work[0:4]
-    legal = work[4:8]
-    best = work[8:12]
-    win = work[12:16]
-    alpha = work[16:20]
-    beta = work[20:24]
-    ply = 0
-    legal[0] = hands[leader]
-    best[0] = -1 if seat_side[leader] == me else INF
-    win[0] = 0
-    alpha[0] = -1
-    beta[0] = INF
-    while True:
-        if legal[ply] == 0:
-            v = best[ply]
-            if ply == 0:
-                return v
-            ply -= 1
-        else:
-            c = lowest(legal[ply])
-            legal[ply] &= legal[ply] - 1
-            cards[ply] = c
-            w = win[ply]
-            if ply > 0 and beats(c, cards[w], mode):
-                w = ply
-            if ply < players - 1:
-                ply += 1
-                nxt = (leader + ply) % players
-                partner_winning = ctx[PARTNERS] == 1 and ply >= 2 and w == ply - 2
-                legal[ply] = legal_mask(hands[nxt], cards[0], cards[w], partner_winning, mode,
-                                        ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
-                best[ply] = -1 if seat_side[nxt] == me else INF
-                win[ply] = w
-                alpha[ply] = alpha[ply - 1]
-                beta[ply] = beta[ply - 1]
-                continue
-            # The first trick is complete; the last one plays itself.
-            first = 0
-            played = 0
-            for k in range(players):
-                first += POINTS[mode, cards[k]]
-                played |= 1 << cards[k]
-            winner = (leader + w) % players
-            wside = seat_side[winner]
-            v = (first if wside == me else 0) + _last_trick(hands, winner, played, capot0 and wside == 0,
-                                                             capot1 and wside == 1, seat_side, ctx)
-        if seat_side[(leader + ply) % players] == me:
-            if v > best[ply]:
-                best[ply] = v
-                alpha[ply] = max(alpha[ply], v)
-        elif v < best[ply]:
-            best[ply] = v
-            beta[ply] = min(beta[ply], v)
-        if alpha[ply] >= beta[ply]:
-            legal[ply] = 0
+    over = ctx[OVER_PARTNER] == 1
+    under = ctx[UNDERTRUMP] == 1
+    s0 = leader
+    s1 = (leader + 1) % players
+    s2 = (leader + 2) % players
+    s3 = (leader + 3) % players
+    h0 = hands[s0]
+    h1 = hands[s1]
+    h2 = hands[s2] if players > 2 else 0
+    h3 = hands[s3] if players > 3 else 0
+    max0 = seat_side[s0] == me
+    max1 = seat_side[s1] == me
+    max2 = seat_side[s2] == me
+    max3 = seat_side[s3] == me
+    capot_mine = capot0 if me == 0 else capot1
+    bonus = ctx[CAPOT_BONUS]
+    best0 = -INF if max0 else INF
+    a0 = -INF
+    b0 = INF
+    m0 = h0
+    while m0 and a0 < b0:
+        c0 = lowest(m0)
+        m0 &= m0 - 1
+        best1 = -INF if max1 else INF
+        a1 = a0
+        b1 = b0
+        m1 = legal_mask(h1, c0, c0, False, mode, over, under)
+        while m1 and a1 < b1:
+            c1 = lowest(m1)
+            m1 &= m1 - 1
+            w1 = 1 if beats(c1, c0, mode) else 0
+            top1 = c1 if w1 else c0
+            p1 = POINTS[mode, c0] + POINTS[mode, c1]
+            if players == 2:
+                r0 = h0 & ~(1 << c0)
+                r1 = h1 & ~(1 << c1)
+                v1 = _two_trick_line(r0, r1, 0, 0, w1, p1, (r0 if max0 else r1), max0 == (w1 == 0), total, capot_mine,
+                                     mode, bonus)
+            else:
+                best2 = -INF if max2 else INF
+                a2 = a1
+                b2 = b1
+                m2 = legal_mask(h2, c0, top1, players == 4 and w1 == 0, mode, over, under)
+                while m2 and a2 < b2:
+                    c2 = lowest(m2)
+                    m2 &= m2 - 1
+                    w2 = 2 if beats(c2, top1, mode) else w1
+                    top2 = c2 if w2 == 2 else top1
+                    p2 = p1 + POINTS[mode, c2]
+                    if players == 3:
+                        r0 = h0 & ~(1 << c0)
+                        r1 = h1 & ~(1 << c1)
+                        r2 = h2 & ~(1 << c2)
+                        mine = (r0 if max0 else 0) | (r1 if max1 else 0) | (r2 if max2 else 0)
+                        v2 = _two_trick_line(r0, r1, r2, 0, w2, p2, mine, (max0, max1, max2)[w2], total, capot_mine,
+                                             mode, bonus)
+                    else:
+                        best3 = -INF if max3 else INF
+                        a3 = a2
+                        b3 = b2
+                        m3 = legal_mask(h3, c0, top2, w2 == 1, mode, over, under)
+                        while m3 and a3 < b3:
+                            c3 = lowest(m3)
+                            m3 &= m3 - 1
+                            w3 = 3 if beats(c3, top2, mode) else w2
+                            r0 = h0 & ~(1 << c0)
+                            r2 = h2 & ~(1 << c2)
+                            mine = r0 | r2 if max0 else (h1 & ~(1 << c1)) | (h3 & ~(1 << c3))
+                            v3 = _two_trick_line(r0, h1 & ~(1 << c1), r2, h3 & ~(1 << c3), w3, p2 + POINTS[mode, c3],
+                                                 mine, max0 == (w3 & 1 == 0), total, capot_mine, mode, bonus)
+                            best3, a3, b3 = _minimax_step(v3, best3, a3, b3, max3)
+                        v2 = best3
+                    best2, a2, b2 = _minimax_step(v2, best2, a2, b2, max2)
+                v1 = best2
+            best1, a1, b1 = _minimax_step(v1, best1, a1, b1, max1)
+        best0, a0, b0 = _minimax_step(best1, best0, a0, b0, max0)
+    return best0
 
 
 @_helper
@@ -634,7 +687,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_staged = np.empty(_MAX_DEPTH, np.int64)
     st_legal = np.empty(_MAX_DEPTH, np.int64)
     scratch = np.empty(MAX_HAND + 4, np.int64)
-    work = np.empty(24, np.int64)
+    work = np.empty(4, np.int64)
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
     st_meta = np.empty(_MAX_DEPTH, np.int64)
@@ -725,7 +778,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                                 value = lo
                                 action = _RETURN
                     if action == _NEXT and left == 2:
-                        value = _last_two(hands, lead, st_c0[d], st_c1[d], seat_side, ctx, work)
+                        value = _last_two(hands, lead, st_c0[d], st_c1[d], seat_side, ctx, st_pts[d])
                         table[slot, 0] = key
                         table[slot, 1] = value | (value << 16) | (255 << 32) | (meta << 40)
                         st_slot[d] = -1
