@@ -46,6 +46,12 @@ _SUITS = np.array([0xFF << (8 * s) for s in range(4)], np.int64)
 _helper = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # a numba option its stubs omit
 
 
+@njit(cache=True, inline="always")
+def _seat(k: int, players: int) -> int:
+    """``k % players`` for ``0 <= k < 2 * players``, without the division (a costly instruction)."""
+    return k - players if k >= players else k
+
+
 def _next_up() -> np.ndarray:
     """``[mode, card, cards of its suit still in play (a byte)]``: the weakest of those cards
     stronger than ``card``, or -1."""
@@ -96,12 +102,12 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
     if count > 0 and beats(card, cards[w], mode):
         w = count
     for j in range(count + 1, players):
-        seat = (leader + j) % players
+        seat = _seat(leader + j, players)
         side = seat_side[seat]
         partner_winning = ctx[PARTNERS] == 1 and j >= 2 and w == j - 2
         legal = legal_mask(hands[seat], cards[0], cards[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
                            ctx[UNDERTRUMP] == 1)
-        holds = seat_side[(leader + w) % players] == side
+        holds = seat_side[_seat(leader + w, players)] == side
         best = -1
         best_score = -(1 << 30)
         m = legal
@@ -118,8 +124,8 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
     points = 0
     for i in range(players):
         points += POINTS[mode, cards[i]]
-    mover_side = seat_side[(leader + count) % players]
-    return points if seat_side[(leader + w) % players] == mover_side else -points
+    mover_side = seat_side[_seat(leader + count, players)]
+    return points if seat_side[_seat(leader + w, players)] == mover_side else -points
 
 
 @njit(cache=True, inline="always")
@@ -149,8 +155,8 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     in_play = remaining
     for i in range(count):
         in_play |= 1 << trick[i]
-    seat = (leader + count) % players
-    holds = count > 0 and seat_side[(leader + win) % players] == seat_side[seat]
+    seat = _seat(leader + count, players)
+    holds = count > 0 and seat_side[_seat(leader + win, players)] == seat_side[seat]
     if holds and count == 2 and players == 4:  # the third player: will his partner's card hold?
         holds = not _last_can_beat(hands[(leader + 3) % 4], trick[0], trick[win], mode, ctx)
     n = 0
@@ -461,7 +467,7 @@ def _last_trick(hands: np.ndarray, leader: int, played: int, capot0: bool, capot
     winner = leader
     best = -1
     for k in range(players):
-        s = (leader + k) % players
+        s = _seat(leader + k, players)
         card = lowest(hands[s] & ~played)
         points += POINTS[mode, card]
         if k == 0 or beats(card, best, mode):
@@ -515,9 +521,9 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
     over = ctx[OVER_PARTNER] == 1
     under = ctx[UNDERTRUMP] == 1
     s0 = leader
-    s1 = (leader + 1) % players
-    s2 = (leader + 2) % players
-    s3 = (leader + 3) % players
+    s1 = _seat(leader + 1, players)
+    s2 = _seat(s1 + 1, players)
+    s3 = _seat(s2 + 1, players)
     h0 = hands[s0]
     h1 = hands[s1]
     h2 = hands[s2] if players > 2 else 0
@@ -808,7 +814,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                             st_slot[d] = -1
             if action == _NEXT:
                 trick = tricks[left]
-                seat = (lead + cnt) % players
+                seat = _seat(lead + cnt, players)
                 hand = hands[seat]
                 if cnt == 0:
                     legal = hand
@@ -826,7 +832,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         card = lowest(m)
                         m &= m - 1
                         w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
-                        winner = (lead + w) % players
+                        winner = _seat(lead + w, players)
                         wside = seat_side[winner]
                         key, meta, slot = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
                                                     st_c1[d] and wside == 1, keys, ctx)
@@ -890,7 +896,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 if cnt > 0 and beats(card, trick[w], mode):
                     w = cnt
                 if cnt + 1 == players:
-                    winner = (st_leader[d] + w) % players
+                    winner = _seat(st_leader[d] + w, players)
                     wside = seat_side[winner]
                     points = 0
                     for k in range(players):
@@ -1050,7 +1056,7 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
     upper = upper_bound(hands, tricks, count, tricks_left, ctx)
     best = 0
     trick = tricks[tricks_left]
-    seat = (leader + count) % players
+    seat = _seat(leader + count, players)
     hand = hands[seat]
     in_play = 0
     for s in range(players):
@@ -1069,7 +1075,7 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
         if count > 0 and beats(card, trick[w], mode):
             w = count
         if count + 1 == players:
-            winner = (leader + w) % players
+            winner = _seat(leader + w, players)
             wside = seat_side[winner]
             points = 0
             for k in range(players):
