@@ -92,20 +92,23 @@ def _follow_score(card: int, winning_card: int, partner_holds: bool, last: bool,
 
 @_helper
 def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: int, card: int,
-                 seat_side: np.ndarray, players: int, mode: int, ctx: np.ndarray, cards: np.ndarray) -> int:
+                 seat_side: np.ndarray, players: int, mode: int, ctx: np.ndarray) -> int:
     """Play ``card`` and let the others answer with their best-looking card: the points the
-    mover's side wins in the trick (negative if it loses them). ``cards`` is scratch space."""
-    for i in range(count):
-        cards[i] = trick[i]
-    cards[count] = card
+    mover's side wins in the trick (negative if it loses them)."""
+    led = trick[0] if count else card
+    top = trick[win] if count else card
     w = win
-    if count > 0 and beats(card, cards[w], mode):
+    if count > 0 and beats(card, top, mode):
         w = count
+        top = card
+    points = POINTS[mode, card]
+    for i in range(count):
+        points += POINTS[mode, trick[i]]
     for j in range(count + 1, players):
         seat = _seat(leader + j, players)
         side = seat_side[seat]
         partner_winning = ctx[PARTNERS] == 1 and j >= 2 and w == j - 2
-        legal = legal_mask(hands[seat], cards[0], cards[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
+        legal = legal_mask(hands[seat], led, top, partner_winning, mode, ctx[OVER_PARTNER] == 1,
                            ctx[UNDERTRUMP] == 1)
         holds = seat_side[_seat(leader + w, players)] == side
         best = -1
@@ -114,16 +117,14 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
         while m:
             c = lowest(m)
             m &= m - 1
-            sc = _follow_score(c, cards[w], holds, j == players - 1, mode)
+            sc = _follow_score(c, top, holds, j == players - 1, mode)
             if sc > best_score:
                 best_score = sc
                 best = c
-        cards[j] = best
-        if beats(best, cards[w], mode):
+        points += POINTS[mode, best]
+        if beats(best, top, mode):
             w = j
-    points = 0
-    for i in range(players):
-        points += POINTS[mode, cards[i]]
+            top = best
     mover_side = seat_side[_seat(leader + count, players)]
     return points if seat_side[_seat(leader + w, players)] == mover_side else -points
 
@@ -143,15 +144,15 @@ def _last_can_beat(hand: int, led: int, winning: int, mode: int, ctx: np.ndarray
 @_helper
 def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, count: int, win: int,
            seat_side: np.ndarray, leader: int, players: int, mode: int, moves: np.ndarray, ctx: np.ndarray,
-           scratch: np.ndarray, tricks_left: int) -> int:
-    """Fill ``moves`` with the cards worth searching, best guesses first; return how many.
+           scores: np.ndarray, tricks_left: int) -> int:
+    """Fill ``moves`` with the cards worth searching, best guesses first; return how many
+    (``scores`` is scratch space, ``MAX_HAND`` entries).
 
     With five tricks or more left, the leader's and the second player's cards are
     ordered by what they win in the trick if everyone after answers with his
     best-looking card (worth its cost where subtrees are large); otherwise by simple
     rules (win cheaply, give points to a partner who holds the trick and whom the last player
     cannot beat, else discard low)."""
-    scores = scratch[:MAX_HAND]
     in_play = remaining
     for i in range(count):
         in_play |= 1 << trick[i]
@@ -170,8 +171,7 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
         if nxt >= 0 and (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
             continue
         if count <= 1 and players > 2 and tricks_left >= 5:
-            score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx,
-                                 scratch[MAX_HAND:MAX_HAND + 4]) * 64 \
+            score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx) * 64 \
                 + STRENGTH[mode, card]
         else:
             score = _follow_score(card, trick[win], holds, count == players - 1, mode) if count else \
@@ -692,7 +692,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
     st_moves = np.empty((_MAX_DEPTH, MAX_HAND), np.int64)
     st_staged = np.empty(_MAX_DEPTH, np.int64)
     st_legal = np.empty(_MAX_DEPTH, np.int64)
-    scratch = np.empty(MAX_HAND + 4, np.int64)
+    scratch = np.empty(MAX_HAND, np.int64)
     work = np.empty(4, np.int64)
     st_rem = np.empty(_MAX_DEPTH, np.int64)
     st_pts = np.empty(_MAX_DEPTH, np.int64)
