@@ -253,7 +253,7 @@ def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options:
         pos = position_of(deal)
         if pos.trick or pos.tricks_left < 3:
             continue
-        keys = np.zeros((4, 256, 3), np.int64)
+        keys = np.zeros((4, 256), np.int64)
         core._suit_keys(np.array(pos.hands, np.int64), rules.players, pos.mode, keys)
         groups: dict[int, list[tuple[int, ...]]] = {}
         for taken in itertools.product(*[[c for c in range(32) if (h >> c) & 1] for h in pos.hands]):

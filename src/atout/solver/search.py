@@ -296,32 +296,29 @@ _ZERO_RUNS = _zero_runs()
 
 @njit(cache=True)
 def _suit_keys(hands: np.ndarray, players: int, mode: int, keys: np.ndarray) -> None:
-    """Fill ``keys`` (4 × 256 × 3) for :func:`_canonical`: for each suit and each set of its cards
-    in play (a byte), the cards as they go in the key (the pointless bottom ones, always the
-    suit's two or three lowest ranks, renamed the lowest, their order kept), their holders' seats
-    in ``hands`` (2 bits each, from the weakest) and the number of those bits."""
+    """Fill ``keys`` (4 × 256) for :func:`_canonical`: for each suit and each set of its cards in
+    play (a byte), its part of the key: the cards (the pointless bottom ones, always the suit's
+    two or three lowest ranks, renamed the lowest, their order kept) and, in the suit's six bits
+    from bit 32 + 6 × suit, their holders' seats in ``hands`` (2 bits each, from the weakest)."""
     renamed = np.empty(8, np.int64)
     seats = np.empty(8, np.int64)
-    bits = np.empty(8, np.int64)
     for suit in range(4):
         run = _ZERO_RUNS[mode, suit] >> (8 * suit)
         for low in range(8):
             if low & ~run:
                 continue
             seats[low] = 0
-            bits[low] = 0
+            bits = 0
             for rank in range(3):
                 if (low >> rank) & 1:
                     for s in range(players):
                         if (hands[s] >> (8 * suit + rank)) & 1:
-                            seats[low] |= s << bits[low]
-                    bits[low] += 2
-            renamed[low] = (1 << (bits[low] // 2)) - 1
+                            seats[low] |= s << bits
+                    bits += 2
+            renamed[low] = (1 << (bits // 2)) - 1
         for byte in range(256):
             low = byte & run
-            keys[suit, byte, 0] = ((byte & ~run) | renamed[low]) << (8 * suit)
-            keys[suit, byte, 1] = seats[low]
-            keys[suit, byte, 2] = bits[low]
+            keys[suit, byte] = (((byte & ~run) | renamed[low]) << (8 * suit)) | (seats[low] << (32 + 6 * suit))
 
 
 @njit(cache=True, inline="always")
@@ -330,24 +327,26 @@ def _canonical(remaining: int, keys: np.ndarray) -> int:
     become the lowest ones (their order kept), and their holders' seats go in bits 32 and up.
     Positions of one deal that differ only there (a player kept his 9 rather than his 7, the 8
     between them gone) play alike, so they share an entry. Four lookups in ``keys``
-    (:func:`_suit_keys`)."""
-    key = 0
-    shift = 32
-    for suit in range(4):
-        byte = (remaining >> (8 * suit)) & 0xFF
-        key |= keys[suit, byte, 0] | (keys[suit, byte, 1] << shift)
-        shift += keys[suit, byte, 2]
-    return key
+    (:func:`_suit_keys`), one a suit, each on its own bits, so that :func:`_key_without` can
+    change one suit's part alone."""
+    return keys[0, remaining & 0xFF] | keys[1, (remaining >> 8) & 0xFF] | keys[2, (remaining >> 16) & 0xFF] \
+        | keys[3, (remaining >> 24) & 0xFF]
 
 
 @njit(cache=True, inline="always")
-def _tt_place(remaining: int, leader: int, capot0: bool, capot1: bool, keys: np.ndarray,
-              ctx: np.ndarray) -> tuple[int, int, int]:
-    """A trick start's table key (the cards in play, see :func:`_canonical`), its meta (the leader,
-    the capot flags, the side counted, the deal's generation) and its slot."""
-    key = _canonical(remaining, keys)
+def _key_without(key: int, remaining: int, card: int, keys: np.ndarray) -> int:
+    """The key of ``remaining`` less ``card`` from ``key``, that of ``remaining``: only its suit's
+    part changes."""
+    byte = (remaining >> (card & 24)) & 0xFF
+    return key ^ keys[card >> 3, byte] ^ keys[card >> 3, byte & ~(1 << (card & 7))]
+
+
+@njit(cache=True, inline="always")
+def _tt_place(key: int, leader: int, capot0: bool, capot1: bool, ctx: np.ndarray) -> tuple[int, int]:
+    """A trick start's table meta (the leader, the capot flags, the side counted, the deal's
+    generation) and slot, from its key (:func:`_canonical`)."""
     meta = leader | (int(capot0) << 2) | (int(capot1) << 3) | (ctx[ME] << 4) | (ctx[GENERATION] << 8)
-    return key, meta, _tt_index(key, meta, ctx[TT_BITS])
+    return meta, _tt_index(key, meta, ctx[TT_BITS])
 
 
 @_helper
@@ -704,7 +703,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
 
     # Built here rather than passed in: the compiler then knows no store of the search touches it
     # (trick-1 time -8 %).
-    keys = np.empty((4, 256, 3), np.int64)
+    keys = np.empty((4, 256), np.int64)
     _suit_keys(hands, players, mode, keys)
     d = 0
     st_leader[0] = leader
@@ -762,7 +761,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         ahead = st_ahead[d - 1, st_moves[d - 1, st_i[d - 1]]]
                         key, meta, slot = ahead[0], ahead[1], ahead[2]
                     else:
-                        key, meta, slot = _tt_place(remaining, lead, st_c0[d], st_c1[d], keys, ctx)
+                        key = _canonical(remaining, keys)
+                        meta, slot = _tt_place(key, lead, st_c0[d], st_c1[d], ctx)
                     st_slot[d] = slot
                     st_key[d] = key
                     st_meta[d] = meta
@@ -827,6 +827,7 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
                     # The table outgrows the processor's cache: fetch the entries of the
                     # positions this trick can end in while the moves are ordered.
+                    base = _canonical(remaining, keys)
                     m = legal
                     while m:
                         card = lowest(m)
@@ -834,8 +835,8 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         w = cnt if beats(card, trick[st_win[d]], mode) else st_win[d]
                         winner = _seat(lead + w, players)
                         wside = seat_side[winner]
-                        key, meta, slot = _tt_place(remaining & ~(1 << card), winner, st_c0[d] and wside == 0,
-                                                    st_c1[d] and wside == 1, keys, ctx)
+                        key = _key_without(base, remaining, card, keys)
+                        meta, slot = _tt_place(key, winner, st_c0[d] and wside == 0, st_c1[d] and wside == 1, ctx)
                         st_ahead[d, card, 0] = key
                         st_ahead[d, card, 1] = meta
                         st_ahead[d, card, 2] = slot
