@@ -6,13 +6,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
 from atout.fast import ABOVE, POINTS, STRENGTH
-from atout.solver import SearchLimit, Solver, position_of
+from atout.solver import Position, SearchLimit, Solver, position_of
 from atout.solver import search as core
 from conformance import first_card
 from solver_reference import minimax, random_positions, reference_trick_start_value, reference_value
@@ -46,6 +47,17 @@ def test_solver_matches_plain_minimax(preset: str, options: dict[str, object], s
     assert checked >= 1000
 
 
+def _trick_starts(solver: Solver, strain: int, count: int, seed: int, tricks_left: int
+                  ) -> Iterator[tuple[Deal, Position]]:
+    """The trick starts with ``tricks_left`` tricks left among ``count`` random positions, each
+    prepared for ``solver`` as it is given (the solver's context then holds that deal)."""
+    rules = solver.rules
+    for deal in random_positions(rules, strain, count, seed=seed, min_done=rules.hand_size - tricks_left):
+        pos = solver._prepare(deal)
+        if not pos.trick and pos.tricks_left == tricks_left:
+            yield deal, pos
+
+
 @pytest.mark.parametrize(("preset", "options", "strain"), MODES,
                          ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
 def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
@@ -54,10 +66,7 @@ def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str,
     rules = Ruleset.preset(preset, **options)
     solver = Solver(rules)
     checked = 0
-    for deal in random_positions(rules, strain, 1000, seed=strain + 5, min_done=rules.hand_size - 2):
-        pos = solver._prepare(deal)
-        if pos.trick or pos.tricks_left != 2:
-            continue
+    for deal, pos in _trick_starts(solver, strain, 1000, seed=strain + 5, tricks_left=2):
         hands = np.array(pos.hands, np.int64)
         total = int(sum(POINTS[pos.mode, c] for h in pos.hands for c in range(32) if h >> c & 1))
         for side, capot in itertools.product((0, 1), ((False, False), (True, False), (False, True))):
@@ -67,6 +76,40 @@ def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str,
             assert fast == exact, (deal.position(), side, capot)
             checked += 1
     assert checked >= 600
+
+
+FOUR_PLAYER_MODES = [m for m in MODES if m[0] in ("coinche", "classique")]
+
+
+@pytest.mark.parametrize(("preset", "options", "strain"), FOUR_PLAYER_MODES,
+                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FOUR_PLAYER_MODES)])
+def test_the_last_three_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
+    """``_three_tricks`` (the search's nested loops for a four-player trick start with three tricks
+    left) gives the plain minimax's value in an open window, a sound fail-soft bound in a zero
+    window on either side of it, and a best card that keeps the value."""
+    rules = Ruleset.preset(preset, **options)
+    solver = Solver(rules)
+    checked = 0
+    for deal, pos in _trick_starts(solver, strain, 1200, seed=strain + 7, tricks_left=3):
+        hands = np.array(pos.hands, np.int64)
+        remaining = int(sum(pos.hands))
+        total = int(sum(POINTS[pos.mode, c] for c in range(32) if remaining >> c & 1))
+        keys = np.zeros((4, 256), np.int64)
+        core._suit_keys(hands, 4, pos.mode, keys)
+        args = (solver._seat_side, solver._ctx, solver._table, keys)
+        for side in (0, 1):
+            solver._ctx[core.ME] = side
+            exact = reference_trick_start_value(rules, pos, side)
+            value, card, nodes = core._three_tricks(hands, pos.leader, *pos.capot, -1, 10**4, -1, remaining, total,
+                                                    *args)
+            assert value == exact and nodes > 0, (deal.position(), side)
+            high = core._three_tricks(hands, pos.leader, *pos.capot, exact - 1, exact, -1, remaining, total, *args)
+            low = core._three_tricks(hands, pos.leader, *pos.capot, exact, exact + 1, -1, remaining, total, *args)
+            assert high[0] >= exact >= low[0], (deal.position(), side)
+            if pos.seat_side[pos.leader] == side:
+                assert reference_value(rules, pos, card) == exact
+            checked += 1
+    assert checked >= 160
 
 
 def _pv_is_consistent(rules: Ruleset, deal: Deal, solver: Solver) -> None:

@@ -90,6 +90,21 @@ def _follow_score(card: int, winning_card: int, partner_holds: bool, last: bool,
     return 500 - pts * 4 - STRENGTH[mode, card]
 
 
+@njit(cache=True, inline="always")
+def _equivalent_below(card: int, legal: int, in_play: int, mode: int) -> bool:
+    """Whether ``card``'s next higher card still in play (in a hand or on the table) in its suit is
+    also legal and worth the same points: the two are equivalent, and only the higher is searched."""
+    nxt = _next_up_in(card, in_play, mode)
+    return nxt >= 0 and (legal >> nxt) & 1 == 1 and POINTS[mode, nxt] == POINTS[mode, card]
+
+
+@njit(cache=True, inline="always")
+def _rule_score(card: int, top: int, holds: bool, last: bool, leading: bool, mode: int) -> int:
+    """The simple ordering rules' score of a card: strong and rich first for the leader, else
+    :func:`_follow_score`."""
+    return STRENGTH[mode, card] + POINTS[mode, card] * 4 if leading else _follow_score(card, top, holds, last, mode)
+
+
 @_helper
 def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: int, card: int,
                  seat_side: np.ndarray, players: int, mode: int, ctx: np.ndarray) -> int:
@@ -165,17 +180,13 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
     while m:
         card = lowest(m)
         m &= m - 1
-        # Equivalent cards: skip a card whose next higher card still in play (in a hand or on
-        # the table) in its suit is also ours, legal and worth the same points.
-        nxt = _next_up_in(card, in_play, mode)
-        if nxt >= 0 and (legal >> nxt) & 1 and POINTS[mode, nxt] == POINTS[mode, card]:
+        if _equivalent_below(card, legal, in_play, mode):
             continue
         if count <= 1 and players > 2 and tricks_left >= 5:
             score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx) * 64 \
                 + STRENGTH[mode, card]
         else:
-            score = _follow_score(card, trick[win], holds, count == players - 1, mode) if count else \
-                STRENGTH[mode, card] + POINTS[mode, card] * 4
+            score = _rule_score(card, trick[win], holds, count == players - 1, count == 0, mode)
         # insertion sort, highest score first
         i = n
         while i > 0 and scores[i - 1] < score:
@@ -596,6 +607,168 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
     return best0
 
 
+#: An empty place in :func:`_order3`'s keys.
+_NO_CARD = -(1 << 40)
+
+
+@njit(cache=True, inline="always")
+def _order3(legal: int, in_play: int, mode: int, top: int, holds: bool, last: bool, leading: bool, first: int,
+            second: int, third: int) -> tuple[int, int, int]:
+    """The cards worth searching of a hand of at most three, best guesses first, as three keys
+    (score × 64 + 63 − card, or ``_NO_CARD``): scored as :func:`_order` does below five tricks, raised
+    for ``first``, ``second`` and ``third`` (the table's card, the killers), equivalent cards skipped."""
+    k0 = k1 = k2 = _NO_CARD
+    i = 0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if _equivalent_below(c, legal, in_play, mode):
+            continue
+        score = _rule_score(c, top, holds, last, leading, mode)
+        if c == first:
+            score += 1 << 22
+        elif c == second:
+            score += 1 << 21
+        elif c == third:
+            score += 1 << 20
+        key = score * 64 + 63 - c
+        if i == 0:
+            k0 = key
+        elif i == 1:
+            k1 = key
+        else:
+            k2 = key
+        i += 1
+    if k0 < k1:
+        k0, k1 = k1, k0
+    if k1 < k2:
+        k1, k2 = k2, k1
+    if k0 < k1:
+        k0, k1 = k1, k0
+    return k0, k1, k2
+
+
+@njit(cache=True, inline="always")
+def _killed(slot: int, card: int, ctx: np.ndarray) -> None:
+    """Record ``card`` as the latest killer at ``ctx[slot:slot + 2]``."""
+    if ctx[slot] != card:
+        ctx[slot + 1] = ctx[slot]
+        ctx[slot] = card
+
+
+@_helper
+def _three_tricks(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, alpha: int, beta: int, tt_best: int,
+                  remaining: int, pts: int, seat_side: np.ndarray, ctx: np.ndarray, table: np.ndarray,
+                  keys: np.ndarray) -> tuple[int, int, int]:
+    """Four players, a trick start with three tricks left (``remaining`` the cards, worth ``pts``):
+    the points side ``ctx[ME]`` takes, searched in the window (alpha, beta) (fail-soft); the best
+    card; the nodes searched. The search's own alpha-beta, with its ordering and killers, written as
+    one nested loop per player over scalars (as :func:`_last_two`), the endings of two tricks valued
+    from the table or by :func:`_last_two` and stored: it costs about half as much as the general
+    search, which keeps every node in arrays."""
+    mode = ctx[MODE]
+    me = ctx[ME]
+    over = ctx[OVER_PARTNER] == 1
+    under = ctx[UNDERTRUMP] == 1
+    s1 = _seat(leader + 1, 4)
+    s2 = _seat(leader + 2, 4)
+    s3 = _seat(leader + 3, 4)
+    h0 = hands[leader]
+    h1 = hands[s1]
+    h2 = hands[s2]
+    h3 = hands[s3]
+    ours = seat_side[leader] == me  # the leader and the third player play for ctx[ME]
+    nodes = 0
+    best_card = -1
+    best0 = -INF if ours else INF
+    a0 = alpha
+    b0 = beta
+    key0 = _canonical(remaining, keys)
+    lead_killers = _killer_slot(3, 0, 0)
+    for k in _order3(h0, remaining, mode, -1, False, False, True, tt_best, ctx[lead_killers],
+                     ctx[lead_killers + 1]):
+        if k == _NO_CARD or a0 >= b0:
+            break
+        c0 = 63 - (k & 63)
+        nodes += 1
+        key1 = _key_without(key0, remaining, c0, keys)
+        rem1 = remaining & ~(1 << c0)
+        best1 = INF if ours else -INF
+        a1 = a0
+        b1 = b0
+        legal = legal_mask(h1, c0, c0, False, mode, over, under)
+        for k in _order3(legal, remaining, mode, c0, False, False, False, -1, -1, -1):
+            if k == _NO_CARD or a1 >= b1:
+                break
+            c1 = 63 - (k & 63)
+            nodes += 1
+            key2 = _key_without(key1, rem1, c1, keys)
+            rem2 = rem1 & ~(1 << c1)
+            w1 = 1 if beats(c1, c0, mode) else 0
+            top1 = c1 if w1 else c0
+            best2 = -INF if ours else INF
+            a2 = a1
+            b2 = b1
+            legal = legal_mask(h2, c0, top1, w1 == 0, mode, over, under)
+            holds = w1 == 0 and not _last_can_beat(h3, c0, top1, mode, ctx)
+            third_killers = _killer_slot(3, 2, c0)
+            for k in _order3(legal, remaining, mode, top1, holds, False, False, ctx[third_killers],
+                             ctx[third_killers + 1], -1):
+                if k == _NO_CARD or a2 >= b2:
+                    break
+                c2 = 63 - (k & 63)
+                nodes += 1
+                key3 = _key_without(key2, rem2, c2, keys)
+                rem3 = rem2 & ~(1 << c2)
+                w2 = 2 if beats(c2, top1, mode) else w1
+                top2 = c2 if w2 == 2 else top1
+                best3 = INF if ours else -INF
+                a3 = a2
+                b3 = b2
+                legal = legal_mask(h3, c0, top2, w2 == 1, mode, over, under)
+                for k in _order3(legal, remaining, mode, top2, w2 == 1, True, False, -1, -1, -1):
+                    if k == _NO_CARD or a3 >= b3:
+                        break
+                    c3 = 63 - (k & 63)
+                    nodes += 1
+                    winner = _seat(leader + (3 if beats(c3, top2, mode) else w2), 4)
+                    wside = seat_side[winner]
+                    trick = POINTS[mode, c0] + POINTS[mode, c1] + POINTS[mode, c2] + POINTS[mode, c3]
+                    c0_after = capot0 and wside == 0
+                    c1_after = capot1 and wside == 1
+                    key = _key_without(key3, rem3, c3, keys)
+                    meta, slot = _tt_place(key, winner, c0_after, c1_after, ctx)
+                    entry = table[slot, 1]
+                    if table[slot, 0] == key and (entry >> 40) == meta:
+                        rest = entry & 0xFFFF  # two tricks left: stored exact
+                    else:
+                        hands[leader] = h0 & ~(1 << c0)
+                        hands[s1] = h1 & ~(1 << c1)
+                        hands[s2] = h2 & ~(1 << c2)
+                        hands[s3] = h3 & ~(1 << c3)
+                        rest = _last_two(hands, winner, c0_after, c1_after, seat_side, ctx, pts - trick)
+                        hands[leader] = h0
+                        hands[s1] = h1
+                        hands[s2] = h2
+                        hands[s3] = h3
+                        table[slot, 0] = key
+                        table[slot, 1] = rest | (rest << 16) | (255 << 32) | (meta << 40)
+                    v = rest + (trick if wside == me else 0)
+                    best3, a3, b3 = _minimax_step(v, best3, a3, b3, not ours)
+                best2, a2, b2 = _minimax_step(best3, best2, a2, b2, ours)
+                if a2 >= b2:
+                    _killed(third_killers, c2, ctx)
+            best1, a1, b1 = _minimax_step(best2, best1, a1, b1, not ours)
+        before = best0
+        best0, a0, b0 = _minimax_step(best1, best0, a0, b0, ours)
+        if best0 != before or best_card < 0:
+            best_card = c0
+        if a0 >= b0:
+            _killed(lead_killers, c0, ctx)
+    return best0, best_card, nodes
+
+
 @_helper
 def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int, need: int,
                  work: np.ndarray) -> int:
@@ -649,7 +822,7 @@ def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.nda
     return best
 
 
-_ENTER, _NEXT, _RETURN = 0, 1, 2
+_ENTER, _NEXT, _RETURN, _STORE = 0, 1, 2, 3
 #: Deepest stack: every card of the largest deal, plus the root.
 _MAX_DEPTH = 40
 
@@ -812,7 +985,24 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                             value = sure_me
                             action = _RETURN
                             st_slot[d] = -1
-            if action == _NEXT:
+                        elif left == 3 and players == 4:
+                            value, card, searched = _three_tricks(hands, lead, st_c0[d], st_c1[d], a, b, tt_best,
+                                                                  remaining, st_pts[d], seat_side, ctx, table, keys)
+                            nodes += searched
+                            # Finish as a node whose every card was tried: the result goes to the table.
+                            st_best[d] = value
+                            st_best_card[d] = card
+                            st_alpha0[d] = a
+                            st_beta0[d] = b
+                            st_alpha[d] = a
+                            st_beta[d] = b
+                            st_n[d] = 0
+                            st_i[d] = 0
+                            st_staged[d] = -1
+                            action = _STORE
+            if action == _STORE:
+                action = _NEXT
+            elif action == _NEXT:
                 trick = tricks[left]
                 seat = _seat(lead + cnt, players)
                 hand = hands[seat]
