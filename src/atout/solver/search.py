@@ -13,7 +13,9 @@ best card), move ordering (the table's card first, then winning and point
 heuristics), equivalent cards (touching cards of one suit in one hand, of equal
 points, are searched once), bounds without search at each trick (sure top trumps,
 and the masters the leader can cash at once), and zero-window searches for exact
-values and thresholds.
+values and thresholds. The general search keeps its nodes in arrays (an explicit
+stack); the last three tricks (four players) and the last two are searched by nested
+loops over scalars, which the compiler keeps in registers.
 """
 
 from __future__ import annotations
