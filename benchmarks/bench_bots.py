@@ -24,7 +24,7 @@ from machine import machine_lines
 from atout import Deal, Ruleset
 from atout.actions import Bid, Coinche, Pass, Surcoinche, Take
 from atout.bots import build_agent
-from atout.fast.kernels import warm_up
+from atout.solver import warm_up
 
 GOALS = {("heuristic", "call"): 0.001, ("heuristic", "card"): 0.001, ("expert", "card"): 1.0}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -408,3 +410,15 @@ def test_a_window_wider_than_one_point_gives_the_exact_value(preset: str, option
                                 pos.capot[0], pos.capot[1], alpha, beta, solver._seat_side, solver._ctx,
                                 solver._table)
             assert found == value, deal.position()
+
+
+def test_warm_up_compiles_the_solver_in_a_fresh_process() -> None:
+    """``warm_up`` (run by the terminal at start-up) leaves the search compiled, so that no first
+    hint or computer card waits for the compiler; in a fresh process nothing is compiled before."""
+    code = ("from atout.solver import search, warm_up\n"
+            "functions = (search.search, search.exact, search.solve_moves)\n"
+            "assert not any(f.signatures for f in functions)\n"
+            "warm_up()\n"
+            "assert all(f.signatures for f in functions)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr

@@ -157,8 +157,8 @@ def _rules_from(args: argparse.Namespace) -> Ruleset:
 
 def _play(args: argparse.Namespace) -> int:
     from atout.cli.table import TableApp
-    from atout.fast import warm_up
     from atout.session import GameSession
+    from atout.solver import warm_up
 
     save = Path(args.save) if args.save else default_save_path()
     if args.resume:
@@ -171,7 +171,7 @@ def _play(args: argparse.Namespace) -> int:
     import threading
 
     def settle() -> None:
-        warm_up()  # compile the kernels while the player bids,
+        warm_up()  # compile the kernels and the solver while the player bids,
         gc.freeze()  # then spare later collections the ~100,000 objects of start-up (an 80 ms pause)
 
     threading.Thread(target=settle, daemon=True).start()

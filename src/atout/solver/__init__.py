@@ -31,13 +31,14 @@ from atout.cards import ALL_CARDS, Card
 from atout.deal import Deal, Phase
 from atout.errors import AtoutError
 from atout.fast import mode_of
+from atout.fast import warm_up as warm_up_kernels
 from atout.fast.kernels import card_points
 from atout.play import trick_winner_index
 from atout.rules import Ruleset
 from atout.solver import search as core
 from atout.tables import play_mode
 
-__all__ = ["Position", "SearchLimit", "Solution", "Solver", "position_of"]
+__all__ = ["Position", "SearchLimit", "Solution", "Solver", "position_of", "warm_up"]
 
 
 class SearchLimit(AtoutError):
@@ -253,3 +254,19 @@ class Solver:
         if pos.trick:
             win = trick_winner_index(list(pos.trick), play_mode(min(pos.mode, 5), self.rules.ta_values))
         return np.array(pos.hands, np.int64), win
+
+
+#: A two-trick ending: solving it compiles every function the solver calls.
+_WARM_UP = "coinche N play A7.../.A7../..A7./...A7 80S@N N:- 108,0 6,0 -;0,0,0,0 =0,0 -"
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) the kernels and the solver, e.g. in a background
+    thread at start-up, so that no hint or computer player's first card waits for the compiler:
+    over half a minute once after an install, under a second from the cache."""
+    warm_up_kernels()
+    deal = Deal.from_position(_WARM_UP)
+    solver = Solver(deal.rules, table_bits=10)
+    solver.solve(deal)
+    solver.value(deal)
+    solver.can_reach(deal, 1, 1)
