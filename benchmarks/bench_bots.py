@@ -64,11 +64,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", default=["heuristic", "expert"])
     parser.add_argument("--presets", nargs="+", default=["coinche", "classique"])
-    parser.add_argument("--deals", type=int, default=0, help="deals per level and preset (default: 400 for "
-                        "heuristic, 40 for the search levels)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=0,
+        help="deals per level and preset (default: 400 for heuristic, 40 for the search levels)",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-freeze", action="store_true",
-                        help="leave start-up objects to the garbage collector (one ~80 ms pause appears)")
+    parser.add_argument(
+        "--no-freeze",
+        action="store_true",
+        help="leave start-up objects to the garbage collector (one ~80 ms pause appears)",
+    )
     args = parser.parse_args()
     warm_up()
     if not args.no_freeze:
@@ -84,9 +91,12 @@ def main() -> None:
             for kind, values in times.items():
                 goal = GOALS.get((level, kind))
                 verdict = "" if goal is None else f"≤ {seconds(goal)}: {judge(values, goal)}"
-                print(f"| {level} | {preset} | {kind} | {len(values)} | {seconds(statistics.fmean(values))} | "
-                      f"{seconds(statistics.median(values))} | {seconds(percentile(values, 0.99))} | "
-                      f"{seconds(max(values))} | {verdict} |", flush=True)
+                print(
+                    f"| {level} | {preset} | {kind} | {len(values)} | {seconds(statistics.fmean(values))} | "
+                    f"{seconds(statistics.median(values))} | {seconds(percentile(values, 0.99))} | "
+                    f"{seconds(max(values))} | {verdict} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,12 @@ def percentile(values: list[float], p: float) -> float:
 
 def summary(times: list[float], nodes: list[int]) -> tuple[float, float, float, float]:
     """Median and 95th-percentile milliseconds, median nodes, nodes per second."""
-    return (statistics.median(times) * 1000, percentile(times, 0.95) * 1000, statistics.median(nodes),
-            sum(nodes) / sum(times))
+    return (
+        statistics.median(times) * 1000,
+        percentile(times, 0.95) * 1000,
+        statistics.median(nodes),
+        sum(nodes) / sum(times),
+    )
 
 
 def measure(deals: list[Deal], query: str) -> tuple[list[float], list[int]]:
@@ -101,8 +105,14 @@ def first_call_latency(position: str) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as cache:
         env = {"NUMBA_CACHE_DIR": cache, "PATH": "/usr/bin:/bin"}
         script = FIRST_CALL.format(position=position)
-        runs = [float(subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                                     check=True).stdout) for _ in range(2)]
+        runs = [
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+                ).stdout
+            )
+            for _ in range(2)
+        ]
     return runs[0], runs[1]
 
 
@@ -125,21 +135,27 @@ def main() -> None:
                 best[category, query] = times, nodes
     print("\n".join(machine_lines()))
     print()
-    print("| positions | n | all cards: median ms | p95 ms | median nodes | nodes/s "
-          "| threshold: median ms | p95 ms | median nodes | nodes/s |")
+    print(
+        "| positions | n | all cards: median ms | p95 ms | median nodes | nodes/s "
+        "| threshold: median ms | p95 ms | median nodes | nodes/s |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for category, deals in groups.items():
         solve = summary(*best[category, "all"])
         threshold = summary(*best[category, "threshold"])
-        print(f"| {category} | {len(deals)} | {solve[0]:.2f} | {solve[1]:.2f} | {solve[2]:,.0f} | {solve[3]:,.0f} "
-              f"| {threshold[0]:.2f} | {threshold[1]:.2f} | {threshold[2]:,.0f} | {threshold[3]:,.0f} |")
+        print(
+            f"| {category} | {len(deals)} | {solve[0]:.2f} | {solve[1]:.2f} | {solve[2]:,.0f} | {solve[3]:,.0f} "
+            f"| {threshold[0]:.2f} | {threshold[1]:.2f} | {threshold[2]:,.0f} | {threshold[3]:,.0f} |"
+        )
     full = [d for c, ds in groups.items() if c.startswith("trick1") for d in ds]
     print()
     print(f"Random full-deal rollouts: {rollout_rate(full, 20_000):,.0f} per second")
     ending = next(ds for c, ds in groups.items() if c.startswith("trick6"))[0].position()
     cold, warm_start = first_call_latency(ending)
-    print(f"First call (import + one solve) in a fresh process: cold {cold:.1f} s (compiling), "
-          f"warm {warm_start:.2f} s (numba's disk cache)")
+    print(
+        f"First call (import + one solve) in a fresh process: cold {cold:.1f} s (compiling), "
+        f"warm {warm_start:.2f} s (numba's disk cache)"
+    )
 
 
 if __name__ == "__main__":

@@ -14,9 +14,24 @@ from atout.solver import Position, position_of
 
 # Not cached: numba cannot cache a recursive function (numba issue #6061).
 @njit(cache=False)
-def minimax(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: int, tricks_left: int,
-            capot0: bool, capot1: bool, me: int, seat_side: np.ndarray, players: int, partners: bool,
-            over_partner: bool, undertrump: bool, mode: int, capot_bonus: int) -> int:
+def minimax(
+    hands: np.ndarray,
+    leader: int,
+    trick: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    me: int,
+    seat_side: np.ndarray,
+    players: int,
+    partners: bool,
+    over_partner: bool,
+    undertrump: bool,
+    mode: int,
+    capot_bonus: int,
+) -> int:
     """Points side ``me`` takes from this node with best play by everyone."""
     if count == 0 and tricks_left == 0:
         return 0
@@ -25,8 +40,9 @@ def minimax(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: 
     if count == 0:
         legal = hand
     else:
-        legal = legal_mask(hand, trick[0], trick[win], partners and count >= 2 and win == count - 2, mode,
-                           over_partner, undertrump)
+        legal = legal_mask(
+            hand, trick[0], trick[win], partners and count >= 2 and win == count - 2, mode, over_partner, undertrump
+        )
     maximizing = seat_side[seat] == me
     best = -1 if maximizing else 1 << 30
     moves = legal
@@ -51,11 +67,42 @@ def minimax(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: 
             if tricks_left == 1:
                 points += capot_bonus if (c0 or c1) else 10
             value = (points if side == me else 0) + minimax(
-                child_hands, winner, np.zeros(4, np.int64), 0, 0, tricks_left - 1, c0, c1, me, seat_side, players,
-                partners, over_partner, undertrump, mode, capot_bonus)
+                child_hands,
+                winner,
+                np.zeros(4, np.int64),
+                0,
+                0,
+                tricks_left - 1,
+                c0,
+                c1,
+                me,
+                seat_side,
+                players,
+                partners,
+                over_partner,
+                undertrump,
+                mode,
+                capot_bonus,
+            )
         else:
-            value = minimax(child_hands, leader, child_trick, count + 1, new_win, tricks_left, capot0, capot1, me,
-                            seat_side, players, partners, over_partner, undertrump, mode, capot_bonus)
+            value = minimax(
+                child_hands,
+                leader,
+                child_trick,
+                count + 1,
+                new_win,
+                tricks_left,
+                capot0,
+                capot1,
+                me,
+                seat_side,
+                players,
+                partners,
+                over_partner,
+                undertrump,
+                mode,
+                capot_bonus,
+            )
         if (maximizing and value > best) or (not maximizing and value < best):
             best = value
     return best
@@ -77,11 +124,20 @@ def reference_value(rules: Ruleset, pos: Position, card: int) -> int:
         if beats(trick[i], trick[win], pos.mode):
             win = i
     me = pos.seat_side[seat]
-    args = (me, np.array(pos.seat_side, np.int64), n, n == 4, rules.overtrump_partner, rules.must_undertrump,
-            pos.mode, pos.capot_bonus)
+    args = (
+        me,
+        np.array(pos.seat_side, np.int64),
+        n,
+        n == 4,
+        rules.overtrump_partner,
+        rules.must_undertrump,
+        pos.mode,
+        pos.capot_bonus,
+    )
     if count + 1 < n:
-        return int(minimax(hands, pos.leader, trick, count + 1, win, pos.tricks_left, pos.capot[0], pos.capot[1],
-                           *args))
+        return int(
+            minimax(hands, pos.leader, trick, count + 1, win, pos.tricks_left, pos.capot[0], pos.capot[1], *args)
+        )
     winner = (pos.leader + win) % n
     side = pos.seat_side[winner]
     points = sum(int(POINTS[pos.mode, trick[k]]) for k in range(n))
@@ -89,17 +145,35 @@ def reference_value(rules: Ruleset, pos: Position, card: int) -> int:
     if pos.tricks_left == 1:
         points += pos.capot_bonus if any(capot) else 10
     gained = points if side == me else 0
-    return gained + int(minimax(hands, winner, np.zeros(4, np.int64), 0, 0, pos.tricks_left - 1, capot[0],
-                                capot[1], *args))
+    return gained + int(
+        minimax(hands, winner, np.zeros(4, np.int64), 0, 0, pos.tricks_left - 1, capot[0], capot[1], *args)
+    )
 
 
 def reference_trick_start_value(rules: Ruleset, pos: Position, side: int) -> int:
     """Minimax value, for solver side ``side``, of a position at the start of a trick."""
     assert not pos.trick
     n = len(pos.hands)
-    return int(minimax(np.array(pos.hands, np.int64), pos.leader, np.zeros(4, np.int64), 0, 0, pos.tricks_left,
-                       pos.capot[0], pos.capot[1], side, np.array(pos.seat_side, np.int64), n, n == 4,
-                       rules.overtrump_partner, rules.must_undertrump, pos.mode, pos.capot_bonus))
+    return int(
+        minimax(
+            np.array(pos.hands, np.int64),
+            pos.leader,
+            np.zeros(4, np.int64),
+            0,
+            0,
+            pos.tricks_left,
+            pos.capot[0],
+            pos.capot[1],
+            side,
+            np.array(pos.seat_side, np.int64),
+            n,
+            n == 4,
+            rules.overtrump_partner,
+            rules.must_undertrump,
+            pos.mode,
+            pos.capot_bonus,
+        )
+    )
 
 
 def contract_for(rules: Ruleset, strain: int) -> str:
@@ -133,5 +207,11 @@ def random_positions(rules: Ruleset, strain: int, count: int, seed: int, min_don
     return out
 
 
-__all__ = ["contract_for", "minimax", "position_of", "random_positions", "reference_trick_start_value",
-           "reference_value"]
+__all__ = [
+    "contract_for",
+    "minimax",
+    "position_of",
+    "random_positions",
+    "reference_trick_start_value",
+    "reference_value",
+]

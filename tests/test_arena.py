@@ -68,8 +68,7 @@ def test_statistics() -> None:
 
 
 def test_tournament_gives_elo_ratings() -> None:
-    results, ratings = run_tournament(Ruleset.preset("deux"), [CLUB, RANDOM, load_spec("debutant")], 20,
-                                      workers=1)
+    results, ratings = run_tournament(Ruleset.preset("deux"), [CLUB, RANDOM, load_spec("debutant")], 20, workers=1)
     assert len(results) == 3 and set(ratings) == {"club", "random", "debutant"}
     assert ratings["club"] > ratings["random"]
 
@@ -110,8 +109,9 @@ def test_a_run_cut_short_resumes_from_its_file(tmp_path: Path) -> None:
         run_pair(rules, CLUB, RANDOM, 3, seed=6, workers=1, out=handle)
     played: list[int] = []
     with out.open("a", encoding="utf-8") as handle:
-        resumed = run_pair(rules, CLUB, RANDOM, 7, seed=6, workers=1, out=handle, progress=played.append,
-                           previous=read_results(out))
+        resumed = run_pair(
+            rules, CLUB, RANDOM, 7, seed=6, workers=1, out=handle, progress=played.append, previous=read_results(out)
+        )
     whole = run_pair(rules, CLUB, RANDOM, 7, seed=6, workers=1)
     assert played == [3, 1, 1, 1, 1]  # three boards kept, four played
     assert [b.diff for b in resumed.boards] == [b.diff for b in whole.boards]

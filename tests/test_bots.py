@@ -27,8 +27,14 @@ def test_cheap_bots_only_play_legal_actions(preset: str, level: str) -> None:
         assert deal.result is not None
 
 
-@pytest.mark.parametrize("options", [{"sans_atout": True, "tout_atout": True}, {"must_undertrump": True},
-                                     {"tout_atout": True, "overtrump_partner": False}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"sans_atout": True, "tout_atout": True},
+        {"must_undertrump": True},
+        {"tout_atout": True, "overtrump_partner": False},
+    ],
+)
 def test_club_bots_play_every_option(options: dict[str, object]) -> None:
     rules = Ruleset.preset("coinche", **options)
     agents = [build_agent("club", seed=s) for s in range(4)]
@@ -39,8 +45,16 @@ def test_club_bots_play_every_option(options: dict[str, object]) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_expert_plays_every_preset(preset: str) -> None:
     rules = Ruleset.preset(preset)
-    spec = load_spec({"name": "quick-expert", "bidder": "search", "player": "search", "samples": 3,
-                      "time_per_card": 0.05, "bid_samples": 2})
+    spec = load_spec(
+        {
+            "name": "quick-expert",
+            "bidder": "search",
+            "player": "search",
+            "samples": 3,
+            "time_per_card": 0.05,
+            "bid_samples": 2,
+        }
+    )
     agents = [build_agent(spec, seed=s) for s in range(rules.players)]
     deal = play_deal(Deal.new(rules, dealer=0, seed=7), agents)
     assert deal.result is not None
@@ -100,8 +114,9 @@ def test_voids_and_trumps_are_deduced_from_the_play() -> None:
 def test_the_search_bot_cannot_see_hidden_cards() -> None:
     """Two deals that look the same to seat 0 (the other hands swapped) get the same decision."""
     rules = Ruleset.preset("coinche")
-    spec = load_spec({"name": "e", "bidder": "search", "player": "search", "samples": 4, "time_per_card": 5,
-                      "bid_samples": 2})
+    spec = load_spec(
+        {"name": "e", "bidder": "search", "player": "search", "samples": 4, "time_per_card": 5, "bid_samples": 2}
+    )
     base = Deal.new(rules, dealer=3, seed=11)
     hands = [base.hand_mask(s) for s in range(4)]
     twin = Deal.from_hands(rules, [hands[0], hands[3], hands[2], hands[1]], dealer=3)
@@ -137,8 +152,9 @@ def test_levels_and_specs() -> None:
 
 def test_spec_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "bold.toml"
-    path.write_text('[bot]\nname = "bold"\nbidder = "heuristic"\nplayer = "heuristic"\naggression = 20\n',
-                    encoding="utf-8")
+    path.write_text(
+        '[bot]\nname = "bold"\nbidder = "heuristic"\nplayer = "heuristic"\naggression = 20\n', encoding="utf-8"
+    )
     spec = load_spec(path)
     assert spec.name == "bold" and spec.aggression == 20
     assert load_spec(str(path)) == spec

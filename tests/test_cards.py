@@ -22,15 +22,28 @@ from atout.notation import format_deal_line, parse_deal_line, parse_seat, seat_l
 from atout.rules import Ruleset
 
 
-@pytest.mark.parametrize("text", ["J♥", "JH", "jh", "V♥", "VH", "valet de cœur", "Valet de coeur",
-                                  "jack of hearts", "« valet de cœur »", " J♡ "])
+@pytest.mark.parametrize(
+    "text",
+    ["J♥", "JH", "jh", "V♥", "VH", "valet de cœur", "Valet de coeur", "jack of hearts", "« valet de cœur »", " J♡ "],
+)
 def test_jack_of_hearts_spellings(text: str) -> None:
     assert Card.parse(text) == Card.of(Suit.HEARTS, Rank.JACK)
 
 
-@pytest.mark.parametrize(("text", "rank"), [("10S", Rank.TEN), ("TS", Rank.TEN), ("10♠", Rank.TEN),
-                                            ("dix de pique", Rank.TEN), ("AS", Rank.ACE), ("RS", Rank.KING),
-                                            ("DS", Rank.QUEEN), ("7S", Rank.SEVEN), ("as de pique", Rank.ACE)])
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [
+        ("10S", Rank.TEN),
+        ("TS", Rank.TEN),
+        ("10♠", Rank.TEN),
+        ("dix de pique", Rank.TEN),
+        ("AS", Rank.ACE),
+        ("RS", Rank.KING),
+        ("DS", Rank.QUEEN),
+        ("7S", Rank.SEVEN),
+        ("as de pique", Rank.ACE),
+    ],
+)
 def test_ranks(text: str, rank: Rank) -> None:
     card = Card.parse(text)
     assert card.rank == rank and card.suit == Suit.SPADES
@@ -39,7 +52,13 @@ def test_ranks(text: str, rank: Rank) -> None:
 def test_printing() -> None:
     card = Card.parse("TD")
     assert (str(card), card.code, card.french(), card.name_in("fr"), card.name_in("en"), repr(card)) == (
-        "10♦", "TD", "10♦", "dix de carreau", "ten of diamonds", "Card('10♦')")
+        "10♦",
+        "TD",
+        "10♦",
+        "dix de carreau",
+        "ten of diamonds",
+        "Card('10♦')",
+    )
     assert Card.parse("QC").label("fr") == "D♣" and Card.parse("QC").label("en") == "Q♣"
 
 

@@ -55,10 +55,13 @@ def test_the_deal_is_over() -> None:
         deal.apply("P")
 
 
-@pytest.mark.parametrize(("hands", "message"), [
-    (HANDS[:3], "4 hands"),
-    (["AKQJT98...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"], "7 cards"),
-])
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        (HANDS[:3], "4 hands"),
+        (["AKQJT98...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"], "7 cards"),
+    ],
+)
 def test_bad_hands(hands: list[str], message: str) -> None:
     with pytest.raises(NotationError, match=message):
         Deal.from_hands(Ruleset.preset("coinche"), hands)
@@ -111,8 +114,14 @@ def test_copy_is_independent() -> None:
 
 
 def test_actions_parse_and_print() -> None:
-    for text, action in [("90H", Bid(90, 1)), ("capotSA", Bid(0, 4, True)), ("270capotH", Bid(270, 1, True)),
-                         ("takeD", Take(2)), ("QH!", Play(Card.parse("QH"), True)), ("ann:-", Declare(()))]:
+    for text, action in [
+        ("90H", Bid(90, 1)),
+        ("capotSA", Bid(0, 4, True)),
+        ("270capotH", Bid(270, 1, True)),
+        ("takeD", Take(2)),
+        ("QH!", Play(Card.parse("QH"), True)),
+        ("ann:-", Declare(())),
+    ]:
         assert parse_action(text) == action and action.notation() == text
     assert parse_action("passe").notation() == "P" and parse_action("contre").notation() == "X"
     assert parse_action("surcontre").notation() == "XX" and parse_action("100 ♥") == Bid(100, 1)

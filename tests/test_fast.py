@@ -50,8 +50,9 @@ def _into_play(rules: Ruleset, strain: int, seed: int) -> Deal | None:
     return deal
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), CASES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"), CASES, ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(CASES)]
+)
 def test_kernels_agree_with_the_rules_core(preset: str, options: dict[str, object], strain: int) -> None:
     rules = Ruleset.preset(preset, **options)
     mode = mode_of(strain, rules)
@@ -79,8 +80,15 @@ def test_kernels_agree_with_the_rules_core(preset: str, options: dict[str, objec
                 cards = np.array([c for _, c in trick], np.int64)
                 win = trick_winner(cards, len(trick), mode)
                 partner = rules.players == 4 and trick[win][0] == (seat + 2) % 4
-                kernel = legal_mask(deal.hand_mask(seat), int(trick[0][1]), int(trick[win][1]), partner, mode,
-                                    rules.overtrump_partner, rules.must_undertrump)
+                kernel = legal_mask(
+                    deal.hand_mask(seat),
+                    int(trick[0][1]),
+                    int(trick[win][1]),
+                    partner,
+                    mode,
+                    rules.overtrump_partner,
+                    rules.must_undertrump,
+                )
             else:
                 kernel = legal_mask(deal.hand_mask(seat), -1, 0, False, mode, True, False)
             assert kernel == core_mask, deal.position()
@@ -90,8 +98,10 @@ def test_kernels_agree_with_the_rules_core(preset: str, options: dict[str, objec
             if len(deal.tricks) > before:
                 done = deal.tricks[-1]
                 cards = np.array(done.cards, np.int64)
-                assert done.leader + trick_winner(cards, rules.players, mode) in (done.winner,
-                                                                                   done.winner + rules.players)
+                assert done.leader + trick_winner(cards, rules.players, mode) in (
+                    done.winner,
+                    done.winner + rules.players,
+                )
                 mask = sum(1 << c for c in done.cards)
                 assert card_points(mask, mode) == done.points == sum(table.points[c] for c in done.cards)
                 tricks_checked += 1
@@ -112,11 +122,29 @@ def test_rollouts_deal_every_point(preset: str) -> None:
             deal.apply("ann:-")
     hands = np.array([deal.hand_mask(s) for s in range(rules.players)], np.int64)
     assert not deal.current_trick
-    out = rollouts(hands, rules.players, deal.turn, mode_of(0, rules), rules.players == 4, rules.overtrump_partner,
-                   rules.must_undertrump, 500, 3)
+    out = rollouts(
+        hands,
+        rules.players,
+        deal.turn,
+        mode_of(0, rules),
+        rules.players == 4,
+        rules.overtrump_partner,
+        rules.must_undertrump,
+        500,
+        3,
+    )
     in_play = sum(play_mode(0).points[c] for s in range(rules.players) for c in deal.hand(s))
     assert set(out.sum(axis=1)) == {in_play + 10}
     assert len({tuple(row) for row in out}) > 10  # they are random
-    again = rollouts(hands, rules.players, deal.turn, mode_of(0, rules), rules.players == 4,
-                     rules.overtrump_partner, rules.must_undertrump, 500, 3)
+    again = rollouts(
+        hands,
+        rules.players,
+        deal.turn,
+        mode_of(0, rules),
+        rules.players == 4,
+        rules.overtrump_partner,
+        rules.must_undertrump,
+        500,
+        3,
+    )
     assert (again == out).all()  # and reproducible from the seed

@@ -73,8 +73,11 @@ def test_contree_110_on_80_scores_190() -> None:
 def test_classique_takers_need_more_than_the_defence() -> None:
     """82 made; 81-81 a litige; the defence takes 162 on a fall (classique, source 001)."""
     book, sid = sheet("classique")
-    said = run(book, sid, ["coeur", "Nous", "82", "", "", "pique", "Eux", "81", "", "", "carreau", "Nous", "60",
-                           "", "", "quitter"])
+    said = run(
+        book,
+        sid,
+        ["coeur", "Nous", "82", "", "", "pique", "Eux", "81", "", "", "carreau", "Nous", "60", "", "", "quitter"],
+    )
     match = book.load(sid).match
     assert match.scores == {0: 82 + 81, 1: 80 + 162 + 81}
     assert any("litige" in line for line in said)
@@ -89,9 +92,30 @@ def test_the_winner_is_announced_at_the_target() -> None:
 def test_bad_entries_are_refused_and_nothing_is_lost() -> None:
     book, sid = sheet()
     run(book, sid, ["80H Nous 95", "quitter"])
-    said = run(book, sid, ["85H", "200H Nous 100", "80H Personne 90", "80H Nous 170", "zut", "80H",
-                           "Ailleurs", "Eux", "peut-être", "coinche", "beaucoup", "100", "Lui", "", "Eux cinquante",
-                           "Eux 50", "quitter"], "fr")
+    said = run(
+        book,
+        sid,
+        [
+            "85H",
+            "200H Nous 100",
+            "80H Personne 90",
+            "80H Nous 170",
+            "zut",
+            "80H",
+            "Ailleurs",
+            "Eux",
+            "peut-être",
+            "coinche",
+            "beaucoup",
+            "100",
+            "Lui",
+            "",
+            "Eux cinquante",
+            "Eux 50",
+            "quitter",
+        ],
+        "fr",
+    )
     refused = [line for line in said if line.startswith("Saisie refusée")]
     assert len(refused) >= 8
     entries = book.load(sid).entries
@@ -147,8 +171,7 @@ def test_score_command_end_to_end(tmp_path: Path) -> None:
     db = tmp_path / "scores.sqlite3"
     command = [sys.executable, "-m", "atout.cli.main", "score", "--db", str(db)]
     typed = "80H\nNS\n\n95\n\n\n100H EW 60 x\nquitter\n"
-    done = subprocess.run([*command, "new", "--name", "Jeudi"], input=typed, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([*command, "new", "--name", "Jeudi"], input=typed, capture_output=True, text=True, check=True)
     assert "Marques : NS 520, EW 0 · Totaux : NS 700, EW 70" in done.stdout
     listing = subprocess.run([*command, "list"], capture_output=True, text=True, check=True).stdout
     assert "Jeudi" in listing and "2 donnes" in listing

@@ -80,13 +80,16 @@ def test_an_illegal_card_is_reported_with_its_line() -> None:
     assert err.value.line == len(lines) - 1
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ('[Dealer "', '[Dealer "X', "unknown seat"),
-    ('[Fingerprint "', '[Options "pisse=true"]\n[Fingerprint "', "unknown option"),
-    ('[Fingerprint "', '[Fingerprint "0', "fingerprint"),
-    ('[Result "', '[Result "x', "Result"),
-    ('[Contract "', 'bogus\n[Contract "', "unknown action"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('[Dealer "', '[Dealer "X', "unknown seat"),
+        ('[Fingerprint "', '[Options "pisse=true"]\n[Fingerprint "', "unknown option"),
+        ('[Fingerprint "', '[Fingerprint "0', "fingerprint"),
+        ('[Result "', '[Result "x', "Result"),
+        ('[Contract "', 'bogus\n[Contract "', "unknown action"),
+    ],
+)
 def test_corrupt_records_get_a_clear_error(old: str, new: str, message: str) -> None:
     text = Record.from_deal(played(seed=4)).to_text()
     with pytest.raises(RecordError, match=message):

@@ -41,21 +41,24 @@ def test_from_dict_starts_from_the_named_preset() -> None:
     assert Ruleset.from_toml('[rules]\npreset = "contree"\nscoring = "faits"\n').scoring == "faits"
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"players": 5}, "players = 5 is not allowed"),
-    ({"min_bid": 10}, "out of range"),
-    ({"rounding": "up"}, "rounding = 'up' is not allowed"),
-    ({"sans_atout": "yes"}, "true or false"),
-    ({"target": "1000"}, "whole number"),
-    ({"packets": "3-3-3"}, "must add up to 8"),
-    ({"packets": "a-b"}, "not a pattern"),
-    ({"max_bid": 70}, "below min_bid"),
-    ({"players": 3}, "auction 'bids' needs four players"),
-    ({"surcoinche": True, "coinche": False}, "surcoinche needs coinche"),
-    ({"rounding": "dizaines"}, "dizaines"),
-    ({"target": 0, "deals": 0}, "target or a number of deals"),
-    ({"hand_size": 9}, "do not fit"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 5}, "players = 5 is not allowed"),
+        ({"min_bid": 10}, "out of range"),
+        ({"rounding": "up"}, "rounding = 'up' is not allowed"),
+        ({"sans_atout": "yes"}, "true or false"),
+        ({"target": "1000"}, "whole number"),
+        ({"packets": "3-3-3"}, "must add up to 8"),
+        ({"packets": "a-b"}, "not a pattern"),
+        ({"max_bid": 70}, "below min_bid"),
+        ({"players": 3}, "auction 'bids' needs four players"),
+        ({"surcoinche": True, "coinche": False}, "surcoinche needs coinche"),
+        ({"rounding": "dizaines"}, "dizaines"),
+        ({"target": 0, "deals": 0}, "target or a number of deals"),
+        ({"hand_size": 9}, "do not fit"),
+    ],
+)
 def test_bad_options_are_rejected_naming_the_option(options: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         Ruleset.preset("coinche").replace(**options)

@@ -36,8 +36,9 @@ def test_a_whole_match_against_bots() -> None:
 
 @pytest.mark.parametrize("preset", ["coinche", "classique", "trois", "deux"])
 def test_save_and_resume_mid_deal(tmp_path: Path, preset: str) -> None:
-    session = GameSession(Ruleset.preset(preset, target=5000), bots="club", seed=7, hint="club",
-                          human=Ruleset.preset(preset).players - 1)
+    session = GameSession(
+        Ruleset.preset(preset, target=5000), bots="club", seed=7, hint="club", human=Ruleset.preset(preset).players - 1
+    )
     rng = random.Random(7)
     for _ in range(3):  # a few deals, then stop in the middle of one
         human_plays(session, rng, 200)

@@ -33,8 +33,9 @@ MODES = [
 ]
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"), MODES, ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)]
+)
 def test_solver_matches_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
     """0 mismatches on 1,000 random positions with at most four tricks left."""
     rules = Ruleset.preset(preset, **options)
@@ -49,8 +50,9 @@ def test_solver_matches_plain_minimax(preset: str, options: dict[str, object], s
     assert checked >= 1000
 
 
-def _trick_starts(solver: Solver, strain: int, count: int, seed: int, tricks_left: int
-                  ) -> Iterator[tuple[Deal, Position]]:
+def _trick_starts(
+    solver: Solver, strain: int, count: int, seed: int, tricks_left: int
+) -> Iterator[tuple[Deal, Position]]:
     """The trick starts with ``tricks_left`` tricks left among ``count`` random positions, each
     prepared for ``solver`` as it is given (the solver's context then holds that deal)."""
     rules = solver.rules
@@ -60,8 +62,9 @@ def _trick_starts(solver: Solver, strain: int, count: int, seed: int, tricks_lef
             yield deal, pos
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"), MODES, ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)]
+)
 def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
     """``_last_two`` (the search's valuation of a trick start with two tricks left) gives the plain
     minimax's value for either side, with and without each side's capot hopes."""
@@ -83,8 +86,11 @@ def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str,
 FOUR_PLAYER_MODES = [m for m in MODES if m[0] in ("coinche", "classique")]
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), FOUR_PLAYER_MODES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FOUR_PLAYER_MODES)])
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"),
+    FOUR_PLAYER_MODES,
+    ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FOUR_PLAYER_MODES)],
+)
 def test_the_last_three_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
     """``_three_tricks`` (the search's nested loops for a four-player trick start with three tricks
     left) gives the plain minimax's value in an open window, a sound fail-soft bound in a zero
@@ -102,8 +108,9 @@ def test_the_last_three_tricks_match_plain_minimax(preset: str, options: dict[st
         for side in (0, 1):
             solver._ctx[core.ME] = side
             exact = reference_trick_start_value(rules, pos, side)
-            value, card, nodes = core._three_tricks(hands, pos.leader, *pos.capot, -1, 10**4, -1, remaining, total,
-                                                    *args)
+            value, card, nodes = core._three_tricks(
+                hands, pos.leader, *pos.capot, -1, 10**4, -1, remaining, total, *args
+            )
             assert value == exact and nodes > 0, (deal.position(), side)
             high = core._three_tricks(hands, pos.leader, *pos.capot, exact - 1, exact, -1, remaining, total, *args)
             low = core._three_tricks(hands, pos.leader, *pos.capot, exact, exact + 1, -1, remaining, total, *args)
@@ -134,8 +141,7 @@ def _pv_is_consistent(rules: Ruleset, deal: Deal, solver: Solver) -> None:
             assert ours - before == solution.value
             return
         after = position_of(deal)
-        assert solver.value(deal, side=side_of_solver(rules, deal, side)) + after.taken[side] - before == \
-            solution.value
+        assert solver.value(deal, side=side_of_solver(rules, deal, side)) + after.taken[side] - before == solution.value
 
 
 def position_side(rules: Ruleset, deal: Deal, scoring_side: int) -> int:
@@ -214,10 +220,12 @@ def test_bad_positions_are_refused() -> None:
         solver.solve(deal)
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), MODES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)])
-def test_cashable_masters_never_exceed_what_the_leaders_side_takes(preset: str, options: dict[str, object],
-                                                                   strain: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"), MODES, ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)]
+)
+def test_cashable_masters_never_exceed_what_the_leaders_side_takes(
+    preset: str, options: dict[str, object], strain: int
+) -> None:
     """The bound from the masters the leader (or his partner, given the lead) cashes at once is
     sound, held to the plain minimax (at most the exact value), and not empty (it is reached,
     and often positive)."""
@@ -228,8 +236,15 @@ def test_cashable_masters_never_exceed_what_the_leaders_side_takes(preset: str, 
         if pos.trick:
             continue
         side = pos.seat_side[pos.leader]
-        quick = core._leader_sure(np.array(pos.hands, np.int64), pos.leader, rules.players,
-                                  np.array(pos.seat_side, np.int64), pos.mode, 10**6, np.zeros(4, np.int64))
+        quick = core._leader_sure(
+            np.array(pos.hands, np.int64),
+            pos.leader,
+            rules.players,
+            np.array(pos.seat_side, np.int64),
+            pos.mode,
+            10**6,
+            np.zeros(4, np.int64),
+        )
         value = reference_trick_start_value(rules, pos, side)
         assert quick <= value, deal.position()
         positive += quick > 0
@@ -245,8 +260,9 @@ def test_with_three_players_the_other_defender_ruffing_ends_the_cashing() -> Non
     hands = np.array([0x980100, 0x1022800, 0x450002], np.int64)
     seat_side = np.array([0, 1, 1], np.int64)
     quick = core._leader_sure(hands.copy(), 1, 3, seat_side, 0, 10**6, np.zeros(4, np.int64))
-    exact = minimax(hands.copy(), 1, np.zeros(4, np.int64), 0, 0, 4, False, False, 1, seat_side, 3, False, True,
-                    True, 0, 250)
+    exact = minimax(
+        hands.copy(), 1, np.zeros(4, np.int64), 0, 0, 4, False, False, 1, seat_side, 3, False, True, True, 0, 250
+    )
     assert quick <= exact == 10
 
 
@@ -283,10 +299,14 @@ def test_each_deal_uses_a_part_of_the_table_sized_to_its_cards_left() -> None:
 FULL_DECK_MODES = [m for m in MODES if m[0] != "trois"]
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), FULL_DECK_MODES,
-                         ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FULL_DECK_MODES)])
-def test_positions_sharing_a_table_key_have_the_same_value(preset: str, options: dict[str, object],
-                                                           strain: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"),
+    FULL_DECK_MODES,
+    ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FULL_DECK_MODES)],
+)
+def test_positions_sharing_a_table_key_have_the_same_value(
+    preset: str, options: dict[str, object], strain: int
+) -> None:
     """The table key renames each suit's pointless bottom cards (7, 8, sometimes 9) to the lowest
     ones, keeping their holders: positions of one deal that differ only there (a player kept his 9
     rather than his 7, the 8 between them gone) share an entry, so their values must be equal.
@@ -336,8 +356,9 @@ def test_killer_cards_go_right_after_the_first_choice() -> None:
 def test_killer_cards_are_kept_apart_by_point_of_the_trick_and_suit_led() -> None:
     """Each (tricks left, place in the trick, suit led) has its own two killers within ``ctx``;
     the leader's (no suit led yet) do not depend on the card passed."""
-    slots = {core._killer_slot(left, count, led) for left in range(11) for count in range(1, 4)
-             for led in (0, 8, 16, 24)}
+    slots = {
+        core._killer_slot(left, count, led) for left in range(11) for count in range(1, 4) for led in (0, 8, 16, 24)
+    }
     slots |= {core._killer_slot(left, 0, 0) for left in range(11)}
     assert len(slots) == 11 * 13
     assert min(slots) >= core.KILLERS and max(slots) + 2 <= core.CTX_SIZE
@@ -361,8 +382,10 @@ def test_ten_card_hands_fit_the_search() -> None:
     """A player may choose among ten cards (``hand_size`` up to 10): the search's move lists hold
     them all. Found in review: with room for nine, the tenth overwrote a deeper node's first move,
     and the value (230) disagreed with the cards' values (63)."""
-    deal = Deal.from_position("deux,hand_size=10,packets=4-3 S play QT.KT8.KJT.A7/J8.AQJ9.Q98.J takeS@N N:- 0,0 0,0 "
-                              "-;0,0 ?/? AD,7D,TC,KS,AS,QC,7H,8C,7S,9C,9S,KC")
+    deal = Deal.from_position(
+        "deux,hand_size=10,packets=4-3 S play QT.KT8.KJT.A7/J8.AQJ9.Q98.J takeS@N N:- 0,0 0,0 "
+        "-;0,0 ?/? AD,7D,TC,KS,AS,QC,7H,8C,7S,9C,9S,KC"
+    )
     assert len(deal.legal_actions()) == 10
     value = Solver(deal.rules).value(deal)
     assert value == Solver(deal.rules).solve(deal).value == 63
@@ -384,14 +407,17 @@ def test_equivalent_cards_are_grouped_through_touching_cards_of_equal_points() -
     trick[0] = eight
     assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 1, 4) == 1 << nine
     # The 8 is gone: the 7 and the 9 touch.
-    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 0, 4) == \
-        (1 << seven) | (1 << nine)
+    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 0, 4) == (
+        1 << seven
+    ) | (1 << nine)
 
 
-@pytest.mark.parametrize(("preset", "options", "strain"), MODES[:3] + MODES[6:],
-                         ids=[f"{p}-{s}" for p, _, s in MODES[:3] + MODES[6:]])
-def test_a_window_wider_than_one_point_gives_the_exact_value(preset: str, options: dict[str, object],
-                                                             strain: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "options", "strain"), MODES[:3] + MODES[6:], ids=[f"{p}-{s}" for p, _, s in MODES[:3] + MODES[6:]]
+)
+def test_a_window_wider_than_one_point_gives_the_exact_value(
+    preset: str, options: dict[str, object], strain: int
+) -> None:
     """The solver's own queries use one-point windows; a wider window must still give the exact value
     when it lies inside, also once the table holds that value (its bounds then meet)."""
     rules = Ruleset.preset(preset, **options)
@@ -406,19 +432,33 @@ def test_a_window_wider_than_one_point_gives_the_exact_value(preset: str, option
             solver._ctx[core.ME] = pos.seat_side[pos.mover]
             hands, win = solver._load(pos)
             alpha, beta = value - rng.randint(1, 20), value + rng.randint(1, 20)
-            found = core.search(hands, pos.leader, solver._tricks, len(pos.trick), win, pos.tricks_left,
-                                pos.capot[0], pos.capot[1], alpha, beta, solver._seat_side, solver._ctx,
-                                solver._table)
+            found = core.search(
+                hands,
+                pos.leader,
+                solver._tricks,
+                len(pos.trick),
+                win,
+                pos.tricks_left,
+                pos.capot[0],
+                pos.capot[1],
+                alpha,
+                beta,
+                solver._seat_side,
+                solver._ctx,
+                solver._table,
+            )
             assert found == value, deal.position()
 
 
 def test_warm_up_compiles_the_solver_in_a_fresh_process() -> None:
     """``warm_up`` (run by the terminal at start-up) leaves the search compiled, so that no first
     hint or computer card waits for the compiler; in a fresh process nothing is compiled before."""
-    code = ("from atout.solver import search, warm_up\n"
-            "functions = (search.search, search.exact, search.solve_moves)\n"
-            "assert not any(f.signatures for f in functions)\n"
-            "warm_up()\n"
-            "assert all(f.signatures for f in functions)\n")
+    code = (
+        "from atout.solver import search, warm_up\n"
+        "functions = (search.search, search.exact, search.solve_moves)\n"
+        "assert not any(f.signatures for f in functions)\n"
+        "warm_up()\n"
+        "assert all(f.signatures for f in functions)\n"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr

@@ -84,8 +84,9 @@ def test_an_illegal_card_is_explained_in_words() -> None:
                     await pilot.press(str(illegal[0]))
                     await pilot.pause()
                     log = str(app.query_one("#log").render())
-                    assert "Impossible" in log and ("fournir" in log or "couper" in log or "monter" in log
-                                                     or "partenaire" in log)
+                    assert "Impossible" in log and (
+                        "fournir" in log or "couper" in log or "monter" in log or "partenaire" in log
+                    )
                     assert len(session.deal.hand(session.human)) == len(cards)  # nothing changed
                     return
                 number = cards.index(next(iter(playable))) + 1

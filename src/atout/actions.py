@@ -176,11 +176,11 @@ PLAYS: tuple[Play, ...] = tuple(Play(Card(c)) for c in range(32))
 PLAYS_BELOTE: tuple[Play, ...] = tuple(Play(Card(c), True) for c in range(32))
 
 
-
 def _plays_by_byte(table: tuple[Play, ...]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
     """For each suit and each 8-bit pattern of it, the Play actions of those cards."""
-    return tuple(tuple(tuple(table[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256))
-                 for suit in range(4))
+    return tuple(
+        tuple(tuple(table[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
+    )
 
 
 #: ``PLAYS_BY_SUIT_BYTE[suit][byte]``: the plays of a suit's cards given as an 8-bit mask.
@@ -191,8 +191,7 @@ PLAYS_BELOTE_BY_SUIT_BYTE = _plays_by_byte(PLAYS_BELOTE)
 def plays_of(mask: int, belote: bool = False) -> list[Action]:
     """The Play actions of the cards of ``mask``, in card order."""
     table = PLAYS_BELOTE_BY_SUIT_BYTE if belote else PLAYS_BY_SUIT_BYTE
-    return [*table[0][mask & 255], *table[1][mask >> 8 & 255], *table[2][mask >> 16 & 255],
-            *table[3][mask >> 24 & 255]]
+    return [*table[0][mask & 255], *table[1][mask >> 8 & 255], *table[2][mask >> 16 & 255], *table[3][mask >> 24 & 255]]
 
 
 _BID_RE = re.compile(r"^(\d+)?\s*(capot)?\s*(sa|ta|nt|s|h|d|c|♠|♥|♦|♣)$", re.IGNORECASE)

@@ -101,7 +101,7 @@ class Announcement:
         return "-".join(c.code for c in self.card_list())
 
     def __str__(self) -> str:
-        return _KIND_FR[self.kind] + self.label("en")[len(_KIND_EN[self.kind]):]
+        return _KIND_FR[self.kind] + self.label("en")[len(_KIND_EN[self.kind]) :]
 
 
 def carre_points(rank: int, strain: int, values: str = "ffb") -> int:
@@ -161,8 +161,12 @@ def _suit_sequences(byte: int) -> tuple[tuple[int, int], ...]:
 
     Maximises the points, then prefers higher sequences.
     """
-    segments = [(low, length) for length in (3, 4, 5) for low in range(0, 9 - length)
-                if (byte >> low) & ((1 << length) - 1) == (1 << length) - 1]
+    segments = [
+        (low, length)
+        for length in (3, 4, 5)
+        for low in range(0, 9 - length)
+        if (byte >> low) & ((1 << length) - 1) == (1 << length) - 1
+    ]
     best: tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (0, (), ())
     for n in range(1, 3):  # at most two sequences fit in one suit of eight
         for chosen in combinations(segments, n):
@@ -177,8 +181,9 @@ def _suit_sequences(byte: int) -> tuple[tuple[int, int], ...]:
             if not ok:
                 continue
             total = sum(_SEQUENCE_POINTS[length] for _, length in chosen)
-            ranked = tuple(sorted(((_SEQUENCE_POINTS[length], low + length - 1) for low, length in chosen),
-                                  reverse=True))
+            ranked = tuple(
+                sorted(((_SEQUENCE_POINTS[length], low + length - 1) for low, length in chosen), reverse=True)
+            )
             candidate = (total, ranked, tuple(sorted(chosen, reverse=True)))
             if candidate[:2] > best[:2]:
                 best = candidate
@@ -188,24 +193,32 @@ def _suit_sequences(byte: int) -> tuple[tuple[int, int], ...]:
 def _suit_announcements() -> tuple[tuple[tuple[Announcement, ...], ...], ...]:
     """For each suit and 8-bit pattern of it, the sequences of its best split."""
     return tuple(
-        tuple(tuple(Announcement(_SEQUENCE_KIND[length], low + length - 1, suit,
-                                 ((1 << length) - 1) << (8 * suit + low))
-                    for low, length in _suit_sequences(byte)) for byte in range(256))
-        for suit in range(4))
+        tuple(
+            tuple(
+                Announcement(_SEQUENCE_KIND[length], low + length - 1, suit, ((1 << length) - 1) << (8 * suit + low))
+                for low, length in _suit_sequences(byte)
+            )
+            for byte in range(256)
+        )
+        for suit in range(4)
+    )
 
 
 _SUIT_ANNOUNCEMENTS = _suit_announcements()
 _CARRE_RANK_BITS = sum(1 << r for r in CARRE_RANKS)
 
 
-def best_announcements(hand: int, strain: int, values: str = "ffb", tiebreak: str = "ffb"
-                       ) -> tuple[Announcement, ...]:
+def best_announcements(hand: int, strain: int, values: str = "ffb", tiebreak: str = "ffb") -> tuple[Announcement, ...]:
     """The hand's best non-overlapping announcements, strongest first."""
     in_all_suits = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _CARRE_RANK_BITS
     table = _SUIT_ANNOUNCEMENTS
     if not in_all_suits:
-        found = (*table[0][hand & 255], *table[1][hand >> 8 & 255], *table[2][hand >> 16 & 255],
-                 *table[3][hand >> 24 & 255])
+        found = (
+            *table[0][hand & 255],
+            *table[1][hand >> 8 & 255],
+            *table[2][hand >> 16 & 255],
+            *table[3][hand >> 24 & 255],
+        )
         if len(found) < 2:
             return found
         return tuple(sorted(found, key=lambda a: strength(a, strain, values, tiebreak), reverse=True))
@@ -245,8 +258,15 @@ class Resolution:
     renonce: dict[int, tuple[Announcement, ...]]
 
 
-def resolve(declared: Sequence[tuple[Announcement, ...]], hands: Sequence[int], side_of: Sequence[int],
-            order: Sequence[int], strain: int, values: str = "ffb", tiebreak: str = "ffb") -> Resolution:
+def resolve(
+    declared: Sequence[tuple[Announcement, ...]],
+    hands: Sequence[int],
+    side_of: Sequence[int],
+    order: Sequence[int],
+    strain: int,
+    values: str = "ffb",
+    tiebreak: str = "ffb",
+) -> Resolution:
     """Decide which side's announcements count.
 
     ``declared`` and ``hands`` (the hands the play started with) are by seat;
@@ -281,8 +301,15 @@ def resolve(declared: Sequence[tuple[Announcement, ...]], hands: Sequence[int], 
         excluded.add(winner)
 
 
-def _best_side(declared: Sequence[tuple[Announcement, ...]], side_of: Sequence[int], order: Sequence[int],
-               strain: int, values: str, tiebreak: str, excluded: set[int]) -> int | None:
+def _best_side(
+    declared: Sequence[tuple[Announcement, ...]],
+    side_of: Sequence[int],
+    order: Sequence[int],
+    strain: int,
+    values: str,
+    tiebreak: str,
+    excluded: set[int],
+) -> int | None:
     """The side holding the strictly best announcement (None: nobody declared, or a tie)."""
     best: dict[int, tuple[int, ...]] = {}
     for position, seat in enumerate(order):
@@ -305,5 +332,3 @@ def _best_side(declared: Sequence[tuple[Announcement, ...]], side_of: Sequence[i
 
 def describe(announcements: Iterable[Announcement], lang: str = "en") -> str:
     return ", ".join(a.label(lang) for a in announcements) or ("rien" if lang == "fr" else "none")
-
-

@@ -120,8 +120,11 @@ class BiddingAuction:
             return
         if isinstance(action, Bid):
             if self.level:
-                raise _error("L'enchère est figée par la coinche : vous ne pouvez plus enchérir",
-                             "the coinche froze the contract: no more bids", "frozen")
+                raise _error(
+                    "L'enchère est figée par la coinche : vous ne pouvez plus enchérir",
+                    "the coinche froze the contract: no more bids",
+                    "frozen",
+                )
             ladder = self._bids
             index = ladder.index.get(action)
             if index is None:
@@ -129,40 +132,62 @@ class BiddingAuction:
             start = 0 if self.best is None else ladder.next_higher[ladder.index[self.best]]
             if index < start or (not action.capot and self._capot_side not in (-1, seat & 1)):
                 if self.best is not None and action.rank() <= self.best.rank():
-                    raise _error(f"L'enchère doit être supérieure à {self.best.label('fr')}",
-                                 f"the bid must be above {self.best.label('en')}", "bid_too_low")
-                raise _error("Après un capot adverse, seul un capot peut être annoncé",
-                             "after the opponents' capot only a capot may be bid", "capot_only")
+                    raise _error(
+                        f"L'enchère doit être supérieure à {self.best.label('fr')}",
+                        f"the bid must be above {self.best.label('en')}",
+                        "bid_too_low",
+                    )
+                raise _error(
+                    "Après un capot adverse, seul un capot peut être annoncé",
+                    "after the opponents' capot only a capot may be bid",
+                    "capot_only",
+                )
             return
         if isinstance(action, Coinche):
             if not self.rules.coinche:
-                raise _error("La coinche n'existe pas dans cette variante", "this variant has no coinche",
-                             "no_coinche")
+                raise _error("La coinche n'existe pas dans cette variante", "this variant has no coinche", "no_coinche")
             if self.best is None or self.level or not (self.best_seat - seat) & 1:
-                raise _error("On ne peut coincher qu'une enchère adverse, une seule fois",
-                             "you may only coinche the opponents' bid, once", "bad_coinche")
+                raise _error(
+                    "On ne peut coincher qu'une enchère adverse, une seule fois",
+                    "you may only coinche the opponents' bid, once",
+                    "bad_coinche",
+                )
             return
         if isinstance(action, Surcoinche):
             if self.level != 1 or not self.rules.surcoinche or (self.best_seat - seat) & 1:
-                raise _error("Seule l'équipe coinchée peut surcoincher", "only the coinched side may surcoinche",
-                             "bad_surcoinche")
+                raise _error(
+                    "Seule l'équipe coinchée peut surcoincher",
+                    "only the coinched side may surcoinche",
+                    "bad_surcoinche",
+                )
             return
-        raise _error(f"Action impossible pendant les enchères : {action.label('fr')}",
-                     f"not an auction call: {action.label('en')}", "not_a_call")
+        raise _error(
+            f"Action impossible pendant les enchères : {action.label('fr')}",
+            f"not an auction call: {action.label('en')}",
+            "not_a_call",
+        )
 
     def _bad_bid(self, bid: Bid) -> IllegalAction:
         rules = self.rules
         if bid.strain not in rules.strains():
-            return _error(f"On ne peut pas enchérir à {strain_symbol(bid.strain)} dans cette variante",
-                          f"this variant does not allow bidding {strain_symbol(bid.strain)}", "bad_strain")
+            return _error(
+                f"On ne peut pas enchérir à {strain_symbol(bid.strain)} dans cette variante",
+                f"this variant does not allow bidding {strain_symbol(bid.strain)}",
+                "bad_strain",
+            )
         if bid.capot and not rules.capot_bid:
             return _error("Le capot ne peut pas être demandé", "capot may not be bid", "no_capot")
         if bid.capot and rules.capot_bid_min and bid.value < rules.capot_bid_min:
-            return _error(f"Un capot s'annonce avec au moins {rules.capot_bid_min}",
-                          f"a capot needs a bid of at least {rules.capot_bid_min}", "bad_bid")
+            return _error(
+                f"Un capot s'annonce avec au moins {rules.capot_bid_min}",
+                f"a capot needs a bid of at least {rules.capot_bid_min}",
+                "bad_bid",
+            )
         return _error(
             f"Enchère invalide : de {rules.min_bid} à {rules.max_bid}, par {rules.bid_step}",
-            f"invalid bid: {rules.min_bid} to {rules.max_bid} in steps of {rules.bid_step}", "bad_bid")
+            f"invalid bid: {rules.min_bid} to {rules.max_bid} in steps of {rules.bid_step}",
+            "bad_bid",
+        )
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply an action already checked (``check``) for the seat in turn."""
@@ -209,8 +234,10 @@ class _Ladder:
             bids.extend(Bid(0, s, True) for s in strains)
         self.bids = bids
         self.index = {bid: i for i, bid in enumerate(bids)}
-        self.next_higher = [next((j for j in range(i, len(bids)) if bids[j].rank() > bid.rank()), len(bids))
-                            for i, bid in enumerate(bids)]
+        self.next_higher = [
+            next((j for j in range(i, len(bids)) if bids[j].rank() > bid.rank()), len(bids))
+            for i, bid in enumerate(bids)
+        ]
 
 
 _LADDERS: dict[str, _Ladder] = {}
@@ -263,14 +290,23 @@ class TakingAuction:
         if isinstance(action, Pass):
             return
         if not isinstance(action, Take):
-            raise _error(f"Pendant la prise, on prend ou on passe (pas {action.label('fr')})",
-                         f"while taking, you take or pass (not {action.label('en')})", "not_a_call")
+            raise _error(
+                f"Pendant la prise, on prend ou on passe (pas {action.label('fr')})",
+                f"while taking, you take or pass (not {action.label('en')})",
+                "not_a_call",
+            )
         if self.round == 1 and action.suit != self.retourne_suit:
-            raise _error("Au premier tour, on ne peut prendre qu'à la couleur de la retourne",
-                         "in the first round you may only take the retourne's suit", "first_round")
+            raise _error(
+                "Au premier tour, on ne peut prendre qu'à la couleur de la retourne",
+                "in the first round you may only take the retourne's suit",
+                "first_round",
+            )
         if self.round == 2 and action.suit == self.retourne_suit:
-            raise _error("Au second tour, il faut nommer une autre couleur que la retourne",
-                         "in the second round you must name another suit than the retourne's", "second_round")
+            raise _error(
+                "Au second tour, il faut nommer une autre couleur que la retourne",
+                "in the second round you must name another suit than the retourne's",
+                "second_round",
+            )
 
     def apply(self, seat: int, action: Action) -> None:
         self.calls.append((seat, action))
@@ -300,4 +336,3 @@ def new_auction(rules: Ruleset, dealer: int, retourne: int | None) -> BiddingAuc
     if rules.auction == "retourne":
         return TakingAuction(rules, dealer, retourne)
     return BiddingAuction(rules, dealer)
-

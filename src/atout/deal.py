@@ -168,8 +168,15 @@ class Deal:
 
     # ----------------------------------------------------------------- creation
     @classmethod
-    def new(cls, rules: Ruleset, dealer: int = 0, seed: int | None = None, *, deck: Sequence[int] | None = None,
-            rng: random.Random | None = None) -> Deal:
+    def new(
+        cls,
+        rules: Ruleset,
+        dealer: int = 0,
+        seed: int | None = None,
+        *,
+        deck: Sequence[int] | None = None,
+        rng: random.Random | None = None,
+    ) -> Deal:
         """Shuffle (unless ``deck`` is given, as the traditional deal does), cut and deal.
 
         ``seed`` makes the deal reproducible; ``rng`` lets a stream of deals share one generator.
@@ -188,8 +195,9 @@ class Deal:
         return cls(rules, dealt, dealer, pattern)
 
     @classmethod
-    def from_deck(cls, rules: Ruleset, deck: Sequence[int | str], dealer: int = 0,
-                  pattern: Sequence[int] | None = None) -> Deal:
+    def from_deck(
+        cls, rules: Ruleset, deck: Sequence[int | str], dealer: int = 0, pattern: Sequence[int] | None = None
+    ) -> Deal:
         """Deal a deck given in order (top card first), e.g. to replay a real deal."""
         cards = [Card.parse(c) if isinstance(c, str) else ALL_CARDS[c] for c in deck]
         pattern = tuple(pattern) if pattern else rules.packet_patterns()[0]
@@ -198,8 +206,15 @@ class Deal:
         return cls(rules, deal_cards(rules, cards, dealer % rules.players, pattern), dealer, pattern)
 
     @classmethod
-    def from_hands(cls, rules: Ruleset, hands: Sequence[int | str | Iterable[int]], dealer: int = 0, *,
-                   retourne: int | str | None = None, stock: Sequence[int | str] = ()) -> Deal:
+    def from_hands(
+        cls,
+        rules: Ruleset,
+        hands: Sequence[int | str | Iterable[int]],
+        dealer: int = 0,
+        *,
+        retourne: int | str | None = None,
+        stock: Sequence[int | str] = (),
+    ) -> Deal:
         """A deal from given hands (by seat); with a retourne, also give it and the stock in dealing order.
 
         >>> rules = Ruleset.preset("classique")
@@ -246,10 +261,22 @@ class Deal:
         return position_of(self)
 
     @classmethod
-    def from_snapshot(cls, rules: Ruleset, dealer: int, contract: Contract, hands: Sequence[int], leader: int,
-                      trick: Sequence[int], points: Sequence[int], won: Sequence[int], belote_ok: Sequence[int],
-                      belotes: Sequence[int], declared: Sequence[tuple[Announcement, ...] | None] | None,
-                      resolved: dict[int, int] | None, rest: Sequence[int] = ()) -> Deal:
+    def from_snapshot(
+        cls,
+        rules: Ruleset,
+        dealer: int,
+        contract: Contract,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int],
+        points: Sequence[int],
+        won: Sequence[int],
+        belote_ok: Sequence[int],
+        belotes: Sequence[int],
+        declared: Sequence[tuple[Announcement, ...] | None] | None,
+        resolved: dict[int, int] | None,
+        rest: Sequence[int] = (),
+    ) -> Deal:
         """A deal starting in the middle of the play (a puzzle, an ending, a solver position).
 
         ``points``, ``won`` are by side; ``hands`` are the cards still held (the
@@ -280,8 +307,10 @@ class Deal:
             raise NotationError("every trick is won but cards are still in play")
         for seat in range(n):
             if full[seat].bit_count() != rules.hand_size - done:
-                raise NotationError(f"seat {seat} holds {full[seat].bit_count()} cards; after {done} tricks each "
-                                    f"seat holds {rules.hand_size - done} before playing to the trick")
+                raise NotationError(
+                    f"seat {seat} holds {full[seat].bit_count()} cards; after {done} tricks each "
+                    f"seat holds {rules.hand_size - done} before playing to the trick"
+                )
         deal = cls(rules, DealtCards(tuple(full), None, tuple(rest)), dealer)
         deal.from_snapshot_ = True
         deal._start_play(contract)
@@ -324,8 +353,9 @@ class Deal:
                 if (mask & pair).bit_count() == 1:
                     deal._belote_said[seat] |= pair & ~mask
         if resolved is not None:
-            deal._resolution = Resolution(max(resolved, key=lambda s: resolved[s]) if any(resolved.values())
-                                          else None, dict(resolved), {}, {})
+            deal._resolution = Resolution(
+                max(resolved, key=lambda s: resolved[s]) if any(resolved.values()) else None, dict(resolved), {}, {}
+            )
             deal._published = done > 1 or bool(trick)
         deal._legal = None
         if done == rules.hand_size:
@@ -432,8 +462,9 @@ class Deal:
         seat = (self._leader + len(trick)) % self._n
         if trick:
             partner = self._n == 4 and len(trick) >= 2 and self._win_pos == len(trick) - 2
-            legal = legal_mask(self._hands[seat], trick[0], self._win_card, partner, self._mode,
-                               self._over_partner, self._undertrump)
+            legal = legal_mask(
+                self._hands[seat], trick[0], self._win_card, partner, self._mode, self._over_partner, self._undertrump
+            )
         else:
             legal = (self._hands[seat], "any")
         self._legal = legal
@@ -472,9 +503,11 @@ class Deal:
             elif isinstance(action, Declare):
                 self._declare(turn, action)
             else:
-                raise IllegalAction(f"Les enchères sont finies : jouez une carte (pas {action.label('fr')})",
-                                    f"the auction is over: play a card (not {action.label('en')})",
-                                    code="not_a_card")
+                raise IllegalAction(
+                    f"Les enchères sont finies : jouez une carte (pas {action.label('fr')})",
+                    f"the auction is over: play a card (not {action.label('en')})",
+                    code="not_a_card",
+                )
             return
         auction = self.auction
         auction.check(action)
@@ -494,8 +527,9 @@ class Deal:
         self.contract = contract
         if isinstance(self.auction, TakingAuction) and self.auction.finished:
             assert self.dealt.retourne is not None
-            self._hands, self._stock = complete_retourne(rules, self._hands, self.dealt.retourne,
-                                                         self.dealt.stock, self.dealer, contract.taker)
+            self._hands, self._stock = complete_retourne(
+                rules, self._hands, self.dealt.retourne, self.dealt.stock, self.dealer, contract.taker
+            )
             self._retourne_taken = True
         n = self._n
         strain = contract.strain
@@ -534,19 +568,29 @@ class Deal:
 
     def _declare(self, seat: int, action: Declare) -> None:
         if not self.rules.announcements:
-            raise IllegalAction("Cette variante se joue sans annonces", "this variant has no announcements",
-                                code="no_announcements")
+            raise IllegalAction(
+                "Cette variante se joue sans annonces", "this variant has no announcements", code="no_announcements"
+            )
         if not self._decl_open and self.rules.announcements:
-            raise IllegalAction("Les annonces se font avec sa première carte, une seule fois",
-                                "announcements are made once, with one's first card", code="late_announcement")
+            raise IllegalAction(
+                "Les annonces se font avec sa première carte, une seule fois",
+                "announcements are made once, with one's first card",
+                code="late_announcement",
+            )
         if self._declared[seat] is not None:
-            raise IllegalAction("Les annonces se font avec sa première carte, une seule fois",
-                                "announcements are made once, with one's first card", code="late_announcement")
+            raise IllegalAction(
+                "Les annonces se font avec sa première carte, une seule fois",
+                "announcements are made once, with one's first card",
+                code="late_announcement",
+            )
         used = 0
         for a in action.announcements:
             if used & a.cards:
-                raise IllegalAction("Une carte ne compte que dans une seule annonce",
-                                    "a card counts in one announcement only", code="overlap")
+                raise IllegalAction(
+                    "Une carte ne compte que dans une seule annonce",
+                    "a card counts in one announcement only",
+                    code="overlap",
+                )
             used |= a.cards
         self._declared[seat] = action.announcements
         self._first_decl_order.append(seat)
@@ -555,8 +599,11 @@ class Deal:
     def _play(self, seat: int, action: Play) -> None:
         card = action.card
         if self._decl_open and self._declared[seat] is None and self._best[seat]:
-            raise IllegalAction("Annoncez d'abord (ou dites que vous n'annoncez rien)",
-                                "declare your announcements first (or declare none)", code="declare_first")
+            raise IllegalAction(
+                "Annoncez d'abord (ou dites que vous n'annoncez rien)",
+                "declare your announcements first (or declare none)",
+                code="declare_first",
+            )
         mask, rule = self._legal or self._compute_legal()
         trick = self._trick
         if not mask >> card & 1:
@@ -565,10 +612,11 @@ class Deal:
         if self._belote_cards[seat] & bit:
             self._say_belote(seat, card, action.belote)
         elif action.belote:
-            raise IllegalAction(f"On ne dit belote qu'avec le roi ou la dame d'atout, tenus ensemble "
-                                f"(pas le {card.french()})",
-                                f"belote is said only with the king or queen of trump held together (not {card})",
-                                code="belote")
+            raise IllegalAction(
+                f"On ne dit belote qu'avec le roi ou la dame d'atout, tenus ensemble (pas le {card.french()})",
+                f"belote is said only with the king or queen of trump held together (not {card})",
+                code="belote",
+            )
         self.actions.append((seat, action))
         self._hands[seat] ^= bit
         self._legal = None
@@ -584,8 +632,11 @@ class Deal:
         else:
             win = self._win_card
             mode = self._mode
-            if (mode.strength[card] > mode.strength[win] if card >> 3 == win >> 3
-                    else mode.trump_mask >> card & 1 and not mode.trump_mask >> win & 1):
+            if (
+                mode.strength[card] > mode.strength[win]
+                if card >> 3 == win >> 3
+                else mode.trump_mask >> card & 1 and not mode.trump_mask >> win & 1
+            ):
                 self._win_card = card
                 self._win_pos = len(trick) - 1
         if len(trick) == self._n:
@@ -597,8 +648,11 @@ class Deal:
         other = bit ^ (_QUEEN_KING << (card & ~7))
         if said:
             if not self._belote_ok[seat] & bit:
-                raise IllegalAction("La rebelote ne compte que si la belote a été annoncée",
-                                    "rebelote only counts after belote was said", code="belote")
+                raise IllegalAction(
+                    "La rebelote ne compte que si la belote a été annoncée",
+                    "rebelote only counts after belote was said",
+                    code="belote",
+                )
             if self._belote_said[seat] & other:
                 self._belotes[seat] += 1
             self._belote_said[seat] |= bit
@@ -610,9 +664,15 @@ class Deal:
 
     def _resolve_announcements(self) -> None:
         declared = [d or () for d in self._declared]
-        self._resolution = resolve(declared, self._initial, self._side, self._first_decl_order,
-                                   self.contract.strain if self.contract else 0,
-                                   self.rules.announcement_values, self.rules.announcement_tiebreak)
+        self._resolution = resolve(
+            declared,
+            self._initial,
+            self._side,
+            self._first_decl_order,
+            self.contract.strain if self.contract else 0,
+            self.rules.announcement_values,
+            self.rules.announcement_tiebreak,
+        )
 
     def _finish_trick(self) -> None:
         trick = self._trick
@@ -654,8 +714,7 @@ class Deal:
         forgotten = {s: 0 for s in sides}
         for seat in range(self._n):
             forgotten[self._side[seat]] += self._forgot[seat]
-        self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts,
-                                 forgotten)
+        self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts, forgotten)
         self.phase = Phase.DONE
 
     # ------------------------------------------------------------ conveniences
@@ -689,8 +748,11 @@ class Deal:
 
 
 def _out_of_turn(seat: int, turn: int) -> IllegalAction:
-    return IllegalAction(f"Ce n'est pas au siège {seat} de jouer mais au siège {turn}",
-                         f"it is not seat {seat}'s turn but seat {turn}'s", code="turn")
+    return IllegalAction(
+        f"Ce n'est pas au siège {seat} de jouer mais au siège {turn}",
+        f"it is not seat {seat}'s turn but seat {turn}'s",
+        code="turn",
+    )
 
 
 def _hand_mask(hand: int | str | Iterable[int]) -> int:

@@ -55,8 +55,9 @@ def cut(deck: Sequence[int], rng: random.Random, cut_min: int = 3) -> list[int]:
     return list(deck[at:]) + list(deck[:at])
 
 
-def deal_cards(rules: Ruleset, deck: Sequence[int], dealer: int, pattern: Sequence[int], *,
-               check: bool = True) -> DealtCards:
+def deal_cards(
+    rules: Ruleset, deck: Sequence[int], dealer: int, pattern: Sequence[int], *, check: bool = True
+) -> DealtCards:
     """Deal ``deck`` (top first): packets in ``pattern`` to each seat from the dealer's next."""
     expected = len(_DECKS[rules.short_deck])
     if check and (len(deck) != expected or sum(1 << c for c in set(deck)) != deck_mask(rules.short_deck)):
@@ -67,16 +68,17 @@ def deal_cards(rules: Ruleset, deck: Sequence[int], dealer: int, pattern: Sequen
     for size in pattern:
         for i in range(1, players + 1):
             seat = (dealer + i) % players
-            for card in deck[top:top + size]:
+            for card in deck[top : top + size]:
                 hands[seat] |= 1 << card
             top += size
     if rules.auction == "retourne":
-        return DealtCards(tuple(hands), deck[top], tuple(deck[top + 1:]))
+        return DealtCards(tuple(hands), deck[top], tuple(deck[top + 1 :]))
     return DealtCards(tuple(hands), None, tuple(deck[top:]))
 
 
-def complete_retourne(rules: Ruleset, hands: Sequence[int], retourne: int, stock: Sequence[int],
-                      dealer: int, taker: int) -> tuple[list[int], tuple[int, ...]]:
+def complete_retourne(
+    rules: Ruleset, hands: Sequence[int], retourne: int, stock: Sequence[int], dealer: int, taker: int
+) -> tuple[list[int], tuple[int, ...]]:
     """Second stage of a retourne deal: the taker gets the retourne and 2 cards, the others 3.
 
     Returns the full hands and what is left of the stock (unplayed in the two-player form).
@@ -87,7 +89,7 @@ def complete_retourne(rules: Ruleset, hands: Sequence[int], retourne: int, stock
     for i in range(1, rules.players + 1):
         seat = (dealer + i) % rules.players
         size = 2 if seat == taker else 3
-        for card in stock[top:top + size]:
+        for card in stock[top : top + size]:
             full[seat] |= 1 << card
         top += size
     return full, tuple(stock[top:])

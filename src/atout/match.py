@@ -141,8 +141,13 @@ class Match:
         return self.entries[-1]
 
     # --------------------------------------------------------------- internals
-    def _entry(self, score: DealScore | None, facts: DealFacts | None, deal: Deal | None,
-               forgotten: dict[int, int] | None = None) -> MatchEntry:
+    def _entry(
+        self,
+        score: DealScore | None,
+        facts: DealFacts | None,
+        deal: Deal | None,
+        forgotten: dict[int, int] | None = None,
+    ) -> MatchEntry:
         zeros = {s: 0 for s in self.rules.sides}
         return MatchEntry(self.dealer, score, facts, zeros, zeros, 0, deal, dict(forgotten or {}))
 
@@ -177,8 +182,18 @@ class Match:
                     for side in score.belote_only:
                         if self._reached(self._scores[side]) and not self._reached(before[side]):
                             pending.add(side)
-            rebuilt.append(MatchEntry(entry.dealer, score, entry.facts, marks, dict(self._scores), self._held,
-                                      entry.deal, entry.forgotten_rebelote))
+            rebuilt.append(
+                MatchEntry(
+                    entry.dealer,
+                    score,
+                    entry.facts,
+                    marks,
+                    dict(self._scores),
+                    self._held,
+                    entry.deal,
+                    entry.forgotten_rebelote,
+                )
+            )
             if score is not None:
                 self.winner = self._end_check(index + 1, score, pending)
         self.entries = rebuilt

@@ -96,8 +96,9 @@ class Observation:
                 if other == seat:
                     declared = announced
                 elif announced:
-                    heard[other] = tuple(PublicDeclaration(a.kind, a.points(strain, rules.announcement_values))
-                                         for a in announced)
+                    heard[other] = tuple(
+                        PublicDeclaration(a.kind, a.points(strain, rules.announcement_values)) for a in announced
+                    )
             if deal.resolution is not None:
                 shown = {s: a for s, a in deal.resolution.shown.items() if a}
                 winner = deal.resolution.winner
@@ -105,16 +106,36 @@ class Observation:
                 to_declare = deal._best[seat]
             belote_said = [(s, a.card) for s, a in deal.actions if isinstance(a, Play) and a.belote]
             belote_ok = deal._belote_ok[seat]
-        calls = tuple((s, a) for s, a in deal.actions[:len(deal.auction.calls)])
+        calls = tuple((s, a) for s, a in deal.actions[: len(deal.auction.calls)])
         retourne = deal.retourne
         bergere = None
         if rules.players == 2 and playing and deal._stock:
             bergere = Card(deal._stock[-1])
         hand = deal.hand_mask(seat)
         initial = deal.initial_hands[seat]
-        return cls(rules, seat, deal.dealer, deal.phase, deal.turn, hand, initial, retourne, bergere, calls,
-                   deal.contract, tuple(deal.tricks), tuple(deal.current_trick), tuple(belote_said), heard,
-                   shown, declared, to_declare, belote_ok, winner, deal.result)
+        return cls(
+            rules,
+            seat,
+            deal.dealer,
+            deal.phase,
+            deal.turn,
+            hand,
+            initial,
+            retourne,
+            bergere,
+            calls,
+            deal.contract,
+            tuple(deal.tricks),
+            tuple(deal.current_trick),
+            tuple(belote_said),
+            heard,
+            shown,
+            declared,
+            to_declare,
+            belote_ok,
+            winner,
+            deal.result,
+        )
 
     # ---------------------------------------------------------------- queries
     @property
@@ -161,8 +182,15 @@ class Observation:
             led = self.trick[0][1]
             win_index = trick_winner_index([c for _, c in self.trick], mode)
             partner = self.rules.players == 4 and self.trick[win_index][0] == (self.seat + 2) % 4
-            mask, _ = legal_mask(self.hand, led, self.trick[win_index][1], partner, mode,
-                                 self.rules.overtrump_partner, self.rules.must_undertrump)
+            mask, _ = legal_mask(
+                self.hand,
+                led,
+                self.trick[win_index][1],
+                partner,
+                mode,
+                self.rules.overtrump_partner,
+                self.rules.must_undertrump,
+            )
         else:
             mask = self.hand
         out: list[Action] = plays_of(mask)

@@ -37,11 +37,25 @@ from atout.tables import SANS_ATOUT, TOUT_ATOUT, PlayMode
 
 #: Constraint codes returned with a legal mask; they name the rule in force.
 ANY, FOLLOW, FOLLOW_OVER, TRUMP, OVERTRUMP, UNDERTRUMP, PARTNER_RUFF = (
-    "any", "follow", "follow_over", "trump", "overtrump", "undertrump", "partner_ruff")
+    "any",
+    "follow",
+    "follow_over",
+    "trump",
+    "overtrump",
+    "undertrump",
+    "partner_ruff",
+)
 
 
-def legal_mask(hand: int, led: int, winner: int, partner_winning: bool, mode: PlayMode,
-               overtrump_partner: bool, must_undertrump: bool) -> tuple[int, str]:
+def legal_mask(
+    hand: int,
+    led: int,
+    winner: int,
+    partner_winning: bool,
+    mode: PlayMode,
+    overtrump_partner: bool,
+    must_undertrump: bool,
+) -> tuple[int, str]:
     """The legal cards of ``hand`` and the rule that constrains them.
 
     ``led`` is the first card of the trick (-1 when leading), ``winner`` the card
@@ -87,20 +101,24 @@ def illegal_card(card: int, hand: int, rule: str, led: int) -> IllegalAction:
     """The error for playing ``card`` against ``rule`` (the code :func:`legal_mask` gave)."""
     c = Card(card)
     if not hand >> card & 1:
-        return IllegalAction(f"Vous n'avez pas le {c.french()} en main", f"you do not hold {c}",
-                             code="not_in_hand")
+        return IllegalAction(f"Vous n'avez pas le {c.french()} en main", f"you do not hold {c}", code="not_in_hand")
     suit = Card(led).suit if led >= 0 else None
     texts = {
-        FOLLOW: (f"Vous devez fournir à {suit.name_in('fr') if suit is not None else ''}",
-                 f"you must follow suit ({suit.name_in('en') if suit is not None else ''})"),
-        FOLLOW_OVER: ("Vous devez monter : jouez une carte plus forte que celle qui tient le pli",
-                      "you must go above the card holding the trick"),
+        FOLLOW: (
+            f"Vous devez fournir à {suit.name_in('fr') if suit is not None else ''}",
+            f"you must follow suit ({suit.name_in('en') if suit is not None else ''})",
+        ),
+        FOLLOW_OVER: (
+            "Vous devez monter : jouez une carte plus forte que celle qui tient le pli",
+            "you must go above the card holding the trick",
+        ),
         TRUMP: ("Vous devez couper (jouer atout)", "you must trump"),
         OVERTRUMP: ("Vous devez monter à l'atout (surcouper)", "you must overtrump"),
-        UNDERTRUMP: ("Vous devez jouer atout, même plus faible (pisser)",
-                     "you must play a trump, even a lower one"),
-        PARTNER_RUFF: ("Vous ne pouvez pas sous-couper votre partenaire : défaussez-vous ou montez à l'atout",
-                       "you may not undertrump your partner: discard or overtrump"),
+        UNDERTRUMP: ("Vous devez jouer atout, même plus faible (pisser)", "you must play a trump, even a lower one"),
+        PARTNER_RUFF: (
+            "Vous ne pouvez pas sous-couper votre partenaire : défaussez-vous ou montez à l'atout",
+            "you may not undertrump your partner: discard or overtrump",
+        ),
     }
     fr, en = texts.get(rule, ("Carte interdite", "illegal card"))
     return IllegalAction(fr, en, code=rule)

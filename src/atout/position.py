@@ -136,20 +136,28 @@ def position_of(deal: object) -> str:
     sides = rules.sides
     points = ",".join(str(deal._points[s]) for s in sides)
     won = ",".join(str(deal._won[s]) for s in sides)
-    belote_cards = ",".join(f"{seat_letter(rules, s)}=" + "+".join(c.code for c in cards_of(deal._belote_ok[s]))
-                            for s in range(n) if deal._belote_ok[s]) or "-"
+    belote_cards = (
+        ",".join(
+            f"{seat_letter(rules, s)}=" + "+".join(c.code for c in cards_of(deal._belote_ok[s]))
+            for s in range(n)
+            if deal._belote_ok[s]
+        )
+        or "-"
+    )
     belote = f"{belote_cards};" + ",".join(str(deal._belotes[s]) for s in range(n))
     if not deal._best:
         announcements = "-"
     elif deal._decl_open:
-        announcements = "/".join("?" if d is None else ("+".join(a.notation() for a in d) or "-")
-                                 for d in deal._declared)
+        announcements = "/".join(
+            "?" if d is None else ("+".join(a.notation() for a in d) or "-") for d in deal._declared
+        )
     else:
         resolution = deal._resolution
         announcements = "=" + ",".join(str(resolution.points.get(s, 0) if resolution else 0) for s in sides)
     rest = _card_list(deal._stock) if rules.players == 2 and deal._stock else "-"
-    return " ".join([*head, hands, _contract_text(deal.contract, rules), trick_text, points, won, belote,
-                     announcements, rest])
+    return " ".join(
+        [*head, hands, _contract_text(deal.contract, rules), trick_text, points, won, belote, announcements, rest]
+    )
 
 
 def deal_from_position(text: str) -> object:
@@ -175,7 +183,7 @@ def deal_from_position(text: str) -> object:
         retourne = None if fields[4] == "-" else Card.parse(fields[4])
         stock = _cards(fields[5]) if retourne is not None else []
         deal = Deal.from_hands(rules, hands, dealer, retourne=retourne, stock=stock)
-        for call in ([] if fields[6] == "-" else fields[6].split(",")):
+        for call in [] if fields[6] == "-" else fields[6].split(","):
             deal.apply(call)
         return deal
     if phase not in ("play", "done") or len(fields) != 11:
@@ -192,8 +200,9 @@ def deal_from_position(text: str) -> object:
     belote_ok, belotes = _parse_belote(fields[8], rules)
     declared, resolved = _parse_announcements(fields[9], rules)
     rest = tuple(_cards(fields[10]))
-    return Deal.from_snapshot(rules, dealer, contract, hands, leader, trick, points, won, belote_ok, belotes,
-                              declared, resolved, rest)
+    return Deal.from_snapshot(
+        rules, dealer, contract, hands, leader, trick, points, won, belote_ok, belotes, declared, resolved, rest
+    )
 
 
 def _parse_belote(text: str, rules: Ruleset) -> tuple[list[int], list[int]]:
@@ -211,8 +220,9 @@ def _parse_belote(text: str, rules: Ruleset) -> tuple[list[int], list[int]]:
     return belote_ok, _numbers(counts_text, rules.players, "belote counts")
 
 
-def _parse_announcements(text: str, rules: Ruleset
-                         ) -> tuple[list[tuple[Announcement, ...] | None] | None, dict[int, int] | None]:
+def _parse_announcements(
+    text: str, rules: Ruleset
+) -> tuple[list[tuple[Announcement, ...] | None] | None, dict[int, int] | None]:
     if text == "-":
         return None, None
     if text.startswith("="):

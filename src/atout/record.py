@@ -66,8 +66,15 @@ class Record:
         for seat in range(deal.rules.players):
             all_tags[_SEAT_TAGS_EN[seat_letter(deal.rules, seat)]] = "?"
         all_tags.update(tags)
-        return cls(deal.rules, deal.dealer, list(deal.dealt.hands), deal.dealt.retourne, tuple(deal.dealt.stock),
-                   [a for _, a in deal.actions], all_tags)
+        return cls(
+            deal.rules,
+            deal.dealer,
+            list(deal.dealt.hands),
+            deal.dealt.retourne,
+            tuple(deal.dealt.stock),
+            [a for _, a in deal.actions],
+            all_tags,
+        )
 
     def replay(self) -> Deal:
         """The deal these actions give; raises :class:`RecordError` at the first illegal action."""
@@ -106,10 +113,10 @@ class Record:
             out.append(_tag("Retourne", Card(self.retourne).code))
             out.append(_tag("Stock", " ".join(Card(c).code for c in self.stock)))
         n = rules.players
-        calls = [a for _, a in deal.actions[:len(deal.auction.calls)]]
+        calls = [a for _, a in deal.actions[: len(deal.auction.calls)]]
         out.append(_tag("Auction", seat_letter(rules, (self.dealer + 1) % n)))
         for start in range(0, len(calls), n):
-            out.append(" ".join(a.notation() for a in calls[start:start + n]))
+            out.append(" ".join(a.notation() for a in calls[start : start + n]))
         out.append(_tag("Contract", _contract_text(deal)))
         if deal.phase is not Phase.AUCTION and deal.contract is not None:
             out.append(_tag("Play", seat_letter(rules, (self.dealer + 1) % n)))
@@ -143,26 +150,37 @@ class Record:
             res = deal.result
             result = {"passed_out": res.passed_out}
             if res.score is not None:
-                result.update({
-                    "outcome": res.score.outcome,
-                    "card_points": _keyed(res.card_points), "tricks": _keyed(res.tricks),
-                    "belote": _keyed(res.belote), "announcements": _keyed(res.announcements),
-                    "marks": _keyed(res.score.marks), "held": res.score.held,
-                })
+                result.update(
+                    {
+                        "outcome": res.score.outcome,
+                        "card_points": _keyed(res.card_points),
+                        "tricks": _keyed(res.tricks),
+                        "belote": _keyed(res.belote),
+                        "announcements": _keyed(res.announcements),
+                        "marks": _keyed(res.score.marks),
+                        "held": res.score.held,
+                    }
+                )
         contract = None
         if deal.contract is not None:
             c = deal.contract
             contract = {"value": c.value, "strain": c.strain, "taker": c.taker, "level": c.level, "capot": c.capot}
         return {
-            "format": FORMAT, "version": VERSION, "tags": dict(self.tags),
-            "rules": rules.to_dict(), "fingerprint": rules.fingerprint, "dealer": self.dealer,
+            "format": FORMAT,
+            "version": VERSION,
+            "tags": dict(self.tags),
+            "rules": rules.to_dict(),
+            "fingerprint": rules.fingerprint,
+            "dealer": self.dealer,
             "hands": [format_hand(h) for h in self.hands],
             "retourne": Card(self.retourne).code if self.retourne is not None else None,
             "stock": [Card(c).code for c in self.stock],
             "actions": [a.notation() for a in self.actions],
             "contract": contract,
-            "tricks": [{"leader": t.leader, "cards": [c.code for c in t.cards], "winner": t.winner,
-                        "points": t.points} for t in deal.tricks],
+            "tricks": [
+                {"leader": t.leader, "cards": [c.code for c in t.cards], "winner": t.winner, "points": t.points}
+                for t in deal.tricks
+            ],
             "result": result,
         }
 
@@ -178,8 +196,9 @@ class Record:
         try:
             rules = Ruleset.from_dict(data["rules"])
             if rules.fingerprint != data.get("fingerprint"):
-                raise RecordError(f"ruleset fingerprint {data.get('fingerprint')!r} does not match its options "
-                                  f"({rules.fingerprint})")
+                raise RecordError(
+                    f"ruleset fingerprint {data.get('fingerprint')!r} does not match its options ({rules.fingerprint})"
+                )
             hands = [parse_hand(h) for h in data["hands"]]
             retourne = Card.parse(data["retourne"]) if data.get("retourne") else None
             stock = tuple(Card.parse(c) for c in data.get("stock", []))
@@ -262,7 +281,7 @@ def side_label(rules: Ruleset, side: int) -> str:
 def _trick_lines(deal: Deal) -> list[str]:
     rules = deal.rules
     lines = []
-    actions = deal.actions[len(deal.auction.calls):]
+    actions = deal.actions[len(deal.auction.calls) :]
     index = 0
     tricks = deal.tricks
     for number in range(len(tricks) + 1):
@@ -376,9 +395,28 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
             if len(parts) != 2 or not parts[1].isdigit():
                 raise RecordError(f"malformed trick result {tail.strip()!r} (expected 'winner points')", number)
             expected_winners.append((number, _seat(rules, (parts[0], number)), int(parts[1])))
-    public = {k: v[0] for k, v in tags.items()
-              if k not in ("Ruleset", "Options", "Fingerprint", "Dealer", "Deal", "Retourne", "Stock", "Auction",
-                           "Contract", "Play", "Announcements", "Belote", "CardPoints", "Result", "Marks")}
+    public = {
+        k: v[0]
+        for k, v in tags.items()
+        if k
+        not in (
+            "Ruleset",
+            "Options",
+            "Fingerprint",
+            "Dealer",
+            "Deal",
+            "Retourne",
+            "Stock",
+            "Auction",
+            "Contract",
+            "Play",
+            "Announcements",
+            "Belote",
+            "CardPoints",
+            "Result",
+            "Marks",
+        )
+    }
     record = Record(rules, dealer, hands, retourne, stock, actions, public, lines, {k: v[1] for k, v in tags.items()})
     deal = record.replay()
     _check_derived(record, deal, tags, expected_winners)
@@ -394,8 +432,11 @@ def _rules_from_tags(tags: dict[str, tuple[str, int]]) -> Ruleset:
     except AtoutError as err:
         raise RecordError(str(err), tags.get("Options", (name, line))[1]) from None
     if "Fingerprint" in tags and tags["Fingerprint"][0] != rules.fingerprint:
-        raise RecordError(f"the ruleset's fingerprint is {rules.fingerprint}, the record says "
-                          f"{tags['Fingerprint'][0]}: it was written under other rules", tags["Fingerprint"][1])
+        raise RecordError(
+            f"the ruleset's fingerprint is {rules.fingerprint}, the record says "
+            f"{tags['Fingerprint'][0]}: it was written under other rules",
+            tags["Fingerprint"][1],
+        )
     return rules
 
 
@@ -413,22 +454,31 @@ def _action(token: str, line: int) -> Action:
         raise RecordError(str(err), line) from None
 
 
-def _check_derived(record: Record, deal: Deal, tags: dict[str, tuple[str, int]],
-                   winners: list[tuple[int, int, int]]) -> None:
+def _check_derived(
+    record: Record, deal: Deal, tags: dict[str, tuple[str, int]], winners: list[tuple[int, int, int]]
+) -> None:
     rules = record.rules
     for (line, winner, points), trick in zip(winners, deal.tricks, strict=False):
         if (winner, points) != (trick.winner, trick.points):
-            raise RecordError(f"the trick is won by {seat_letter(rules, trick.winner)} for {trick.points} points, "
-                              f"not {seat_letter(rules, winner)} {points}", line)
+            raise RecordError(
+                f"the trick is won by {seat_letter(rules, trick.winner)} for {trick.points} points, "
+                f"not {seat_letter(rules, winner)} {points}",
+                line,
+            )
     if len(winners) > len(deal.tricks):
         raise RecordError("a trick result is given for an unfinished trick", winners[len(deal.tricks)][0])
     derived = {"Contract": _contract_text(deal)}
     res = deal.result
     if res is not None and res.score is not None:
-        derived.update({"Announcements": _sides_text(rules, res.announcements),
-                        "Belote": _sides_text(rules, res.belote),
-                        "CardPoints": _sides_text(rules, res.card_points),
-                        "Result": res.score.outcome, "Marks": _sides_text(rules, res.score.marks)})
+        derived.update(
+            {
+                "Announcements": _sides_text(rules, res.announcements),
+                "Belote": _sides_text(rules, res.belote),
+                "CardPoints": _sides_text(rules, res.card_points),
+                "Result": res.score.outcome,
+                "Marks": _sides_text(rules, res.score.marks),
+            }
+        )
     else:
         derived["Result"] = "passed" if deal.result is not None else "*"
     for key, value in derived.items():

@@ -33,8 +33,9 @@ from typing import Any
 from atout.errors import RulesError
 
 
-def _opt(default: Any, doc: str, choices: tuple[Any, ...] | None = None,
-         low: int | None = None, high: int | None = None) -> Any:
+def _opt(
+    default: Any, doc: str, choices: tuple[Any, ...] | None = None, low: int | None = None, high: int | None = None
+) -> Any:
     meta = {"doc": doc, "choices": choices, "low": low, "high": high}
     return field(default=default, metadata=meta)
 
@@ -45,88 +46,161 @@ class Ruleset:
 
     name: str = _opt("coinche", "Label of the ruleset (the preset it came from); not part of the fingerprint.")
     # --- table and cards
-    players: int = _opt(4, "Number of players: 4 (two partnerships 0+2 / 1+3), 3 or 2 (each for himself).",
-                        choices=(2, 3, 4))
+    players: int = _opt(
+        4, "Number of players: 4 (two partnerships 0+2 / 1+3), 3 or 2 (each for himself).", choices=(2, 3, 4)
+    )
     short_deck: bool = _opt(False, "Play with 24 cards (no 7s and 8s), as the three-player form does.")
     hand_size: int = _opt(8, "Cards each player holds for the play (9 in the two-player form).", low=6, high=10)
-    direction: str = _opt("counterclockwise", "Direction of play around the table (drawing only: seats are "
-                          "numbered in playing order).", choices=("counterclockwise", "clockwise"))
+    direction: str = _opt(
+        "counterclockwise",
+        "Direction of play around the table (drawing only: seats are numbered in playing order).",
+        choices=("counterclockwise", "clockwise"),
+    )
     # --- dealing
-    packets: str = _opt("3-2-3", "Packet pattern of the deal, e.g. 3-2-3, 3-3-2, 2-3-3; with a retourne, the "
-                        "pattern of the first stage (3-2, 2-3, 3-3). 'any' lets each deal pick a valid pattern.")
+    packets: str = _opt(
+        "3-2-3",
+        "Packet pattern of the deal, e.g. 3-2-3, 3-3-2, 2-3-3; with a retourne, the "
+        "pattern of the first stage (3-2, 2-3, 3-3). 'any' lets each deal pick a valid pattern.",
+    )
     traditional_deal: bool = _opt(False, "Do not shuffle between deals: gather the tricks in order, cut, deal.")
     cut_min: int = _opt(3, "Fewest cards in each packet of the cut (FFB §3.3).", low=1, high=10)
     # --- auction
-    auction: str = _opt("bids", "'bids': 80..160 and capot with a suit (coinche, contrée, bazar); 'retourne': "
-                        "take the turned card's suit, then name another (classique).", choices=("bids", "retourne"))
+    auction: str = _opt(
+        "bids",
+        "'bids': 80..160 and capot with a suit (coinche, contrée, bazar); 'retourne': "
+        "take the turned card's suit, then name another (classique).",
+        choices=("bids", "retourne"),
+    )
     min_bid: int = _opt(80, "Lowest bid (80 FFB; 82 in some clubs).", low=20, high=500)
     max_bid: int = _opt(160, "Highest numbered bid; capot is above it.", low=20, high=1000)
     bid_step: int = _opt(10, "Bids go up by this step.", low=1, high=100)
     capot_bid: bool = _opt(True, "Capot may be bid.")
-    capot_bid_min: int = _opt(0, "0: capot is a bid of its own, above every number (FFB). Otherwise capot is a "
-                              "flag on a numbered bid of at least this value (bazar: above 250).", low=0, high=1000)
+    capot_bid_min: int = _opt(
+        0,
+        "0: capot is a bid of its own, above every number (FFB). Otherwise capot is a "
+        "flag on a numbered bid of at least this value (bazar: above 250).",
+        low=0,
+        high=1000,
+    )
     sans_atout: bool = _opt(False, "Sans atout (no trump) may be bid (FFB §11).")
     tout_atout: bool = _opt(False, "Tout atout (every suit trump) may be bid (FFB §11).")
     coinche: bool = _opt(True, "An opponent may coinche (contrer) the contract: score x2.")
     surcoinche: bool = _opt(True, "The coinched side may surcoinche (surcontrer).")
     # --- card play
-    overtrump_partner: bool = _opt(True, "One must go above a partner's trump too (FFB §5.2); if False, a "
-                                   "partner holding the trick frees you from overtrumping.")
-    must_undertrump: bool = _opt(False, "When an opponent has overtrumped and you only hold lower trumps, you "
-                                 "must still play one (pisser). FFB §5.2: you need not.")
-    ta_values: str = _opt("ffb", "Card values at tout atout: 'ffb' (J 13, 9 9, A 6, 10 5, K 3, Q 2) or "
-                          "'funbelote' (J 14 ... Q 1).", choices=("ffb", "funbelote"))
+    overtrump_partner: bool = _opt(
+        True,
+        "One must go above a partner's trump too (FFB §5.2); if False, a "
+        "partner holding the trick frees you from overtrumping.",
+    )
+    must_undertrump: bool = _opt(
+        False,
+        "When an opponent has overtrumped and you only hold lower trumps, you "
+        "must still play one (pisser). FFB §5.2: you need not.",
+    )
+    ta_values: str = _opt(
+        "ffb",
+        "Card values at tout atout: 'ffb' (J 13, 9 9, A 6, 10 5, K 3, Q 2) or 'funbelote' (J 14 ... Q 1).",
+        choices=("ffb", "funbelote"),
+    )
     # --- belote and announcements
     belote: bool = _opt(True, "King and queen of trump in one hand score belote/rebelote.")
-    belote_imprenable: bool = _opt(True, "Imprenable: the belote stays with its holder whatever happens (FFB §7). "
-                                   "Prenable: it goes to the side that wins the deal.")
+    belote_imprenable: bool = _opt(
+        True,
+        "Imprenable: the belote stays with its holder whatever happens (FFB §7). "
+        "Prenable: it goes to the side that wins the deal.",
+    )
     belote_points: int = _opt(20, "Points of one belote.", low=0, high=100)
-    belote_tolerance: bool = _opt(False, "A belote whose « rebelote » was forgotten still counts, once per side "
-                                  "and match (older FFB wording, source 000).")
+    belote_tolerance: bool = _opt(
+        False,
+        "A belote whose « rebelote » was forgotten still counts, once per side "
+        "and match (older FFB wording, source 000).",
+    )
     announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
-    announcement_values: str = _opt("ffb", "Value table of announcements: 'ffb' or 'bazar' (carré of 9 = 140, "
-                                    "carré of A at sans atout = 190).", choices=("ffb", "bazar"))
-    announcement_tiebreak: str = _opt("ffb", "Equal best announcements: 'ffb' (higher card, then trump, else "
-                                      "nobody) or 'bazar' (more trumps in it, else the first to show).",
-                                      choices=("ffb", "bazar"))
+    announcement_values: str = _opt(
+        "ffb",
+        "Value table of announcements: 'ffb' or 'bazar' (carré of 9 = 140, carré of A at sans atout = 190).",
+        choices=("ffb", "bazar"),
+    )
+    announcement_tiebreak: str = _opt(
+        "ffb",
+        "Equal best announcements: 'ffb' (higher card, then trump, else "
+        "nobody) or 'bazar' (more trumps in it, else the first to show).",
+        choices=("ffb", "bazar"),
+    )
     # --- scoring
-    scoring: str = _opt("ffb", "Scoring formula: 'ffb' (FFB §10), contrée's 'faits_annonces', 'faits' and "
-                        "'annonces', or 'classique' (each side its points; a fall gives all to the defence).",
-                        choices=("ffb", "faits_annonces", "faits", "annonces", "classique"))
+    scoring: str = _opt(
+        "ffb",
+        "Scoring formula: 'ffb' (FFB §10), contrée's 'faits_annonces', 'faits' and "
+        "'annonces', or 'classique' (each side its points; a fall gives all to the defence).",
+        choices=("ffb", "faits_annonces", "faits", "annonces", "classique"),
+    )
     min_points: int = _opt(0, "Points the takers must reach whatever the bid (82 in bazar).", low=0, high=500)
     must_beat_defence: bool = _opt(True, "Takers must also score more than the defence (FFB §4.2).")
-    three_player_goal: str = _opt("half", "Three players: the taker must beat the two others together ('half') "
-                                  "or each of them ('each').", choices=("half", "each"))
-    chute_points: int = _opt(160, "What a fall gives the defence before bonuses (160 FFB; 162 in some clubs).",
-                             low=0, high=500)
+    three_player_goal: str = _opt(
+        "half",
+        "Three players: the taker must beat the two others together ('half') or each of them ('each').",
+        choices=("half", "each"),
+    )
+    chute_points: int = _opt(
+        160, "What a fall gives the defence before bonuses (160 FFB; 162 in some clubs).", low=0, high=500
+    )
     coinche_multiplier: int = _opt(2, "Multiplier of a coinched contract.", low=1, high=10)
-    surcoinche_multiplier: int = _opt(4, "Multiplier of a surcoinched contract (4; 3 in some clubs).", low=1,
-                                      high=20)
-    multiplier_scope: str = _opt("all", "The coinche multiplier applies to the whole score ('all') or to the "
-                                 "contract only ('contract').", choices=("all", "contract"))
-    capot_points: int = _opt(252, "Card points of a side that wins every trick (252 FFB §9.2: the last trick is "
-                             "worth 100; 250 in classique).", low=162, high=1000)
+    surcoinche_multiplier: int = _opt(4, "Multiplier of a surcoinched contract (4; 3 in some clubs).", low=1, high=20)
+    multiplier_scope: str = _opt(
+        "all",
+        "The coinche multiplier applies to the whole score ('all') or to the contract only ('contract').",
+        choices=("all", "contract"),
+    )
+    capot_points: int = _opt(
+        252,
+        "Card points of a side that wins every trick (252 FFB §9.2: the last trick is worth 100; 250 in classique).",
+        low=162,
+        high=1000,
+    )
     capot_contract: int = _opt(250, "Value of a bid capot as a contract (FFB §10.1.1).", low=0, high=2000)
-    capot_prime: int = _opt(0, "If not 0, a bid capot scores this flat prime to the side that wins it, made or "
-                            "failed (contrée: 500), instead of counting as a contract.", low=0, high=5000)
-    rounding: str = _opt("nearest", "Rounding of the marks: 'nearest' ten (85 → 90, 84 → 80), 'none', or "
-                         "'dizaines' (classique count in tens: the lower side rounds up from 7, the other "
-                         "gets the rest of 160).", choices=("nearest", "none", "dizaines"))
-    litige: str = _opt("next_contract", "Equal totals: 'off', 'next_contract' (the takers' points go to the "
-                       "side making the next contract, FFB §10.1.3) or 'next_winner' (to the next deal's "
-                       "winner, classique).", choices=("off", "next_contract", "next_winner"))
-    tie: str = _opt("chute", "Without litige, equal totals make the contract fail ('chute') or succeed ('made').",
-                    choices=("chute", "made"))
+    capot_prime: int = _opt(
+        0,
+        "If not 0, a bid capot scores this flat prime to the side that wins it, made or "
+        "failed (contrée: 500), instead of counting as a contract.",
+        low=0,
+        high=5000,
+    )
+    rounding: str = _opt(
+        "nearest",
+        "Rounding of the marks: 'nearest' ten (85 → 90, 84 → 80), 'none', or "
+        "'dizaines' (classique count in tens: the lower side rounds up from 7, the other "
+        "gets the rest of 160).",
+        choices=("nearest", "none", "dizaines"),
+    )
+    litige: str = _opt(
+        "next_contract",
+        "Equal totals: 'off', 'next_contract' (the takers' points go to the "
+        "side making the next contract, FFB §10.1.3) or 'next_winner' (to the next deal's "
+        "winner, classique).",
+        choices=("off", "next_contract", "next_winner"),
+    )
+    tie: str = _opt(
+        "chute",
+        "Without litige, equal totals make the contract fail ('chute') or succeed ('made').",
+        choices=("chute", "made"),
+    )
     # --- match
-    target: int = _opt(1000, "Points to reach to win the game (0: play a fixed number of deals).", low=0,
-                       high=100000)
+    target: int = _opt(1000, "Points to reach to win the game (0: play a fixed number of deals).", low=0, high=100000)
     deals: int = _opt(0, "Fixed number of deals instead of a target (0: play to the target).", low=0, high=1000)
-    game_end: str = _opt("reach", "'reach': the target reached or passed wins; 'pass': it must be passed.",
-                         choices=("reach", "pass"))
-    both_past: str = _opt("excess", "Both sides past the target on one deal: the larger excess wins ('excess', "
-                          "FFB §10.3) or the takers win ('takers', classique).", choices=("excess", "takers"))
-    belote_only_rule: bool = _opt(True, "A side that fell or was capot and reaches the target only through its "
-                                  "belote needs one more trick (FFB §10.3).")
+    game_end: str = _opt(
+        "reach", "'reach': the target reached or passed wins; 'pass': it must be passed.", choices=("reach", "pass")
+    )
+    both_past: str = _opt(
+        "excess",
+        "Both sides past the target on one deal: the larger excess wins ('excess', "
+        "FFB §10.3) or the takers win ('takers', classique).",
+        choices=("excess", "takers"),
+    )
+    belote_only_rule: bool = _opt(
+        True,
+        "A side that fell or was capot and reaches the target only through its "
+        "belote needs one more trick (FFB §10.3).",
+    )
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -348,38 +422,89 @@ PRESETS: dict[str, dict[str, Any]] = {
     # FunBelote belote contrée (source 003): no announcements but belote, prenable belote, reaching the bid
     # is enough, "points faits + annoncés", SA and TA allowed, capot bid worth a flat 500.
     "contree": {
-        "sans_atout": True, "tout_atout": True, "announcements": False, "belote_imprenable": False,
-        "must_beat_defence": False, "scoring": "faits_annonces", "multiplier_scope": "contract",
-        "capot_points": 250, "capot_prime": 500, "litige": "off", "tie": "made",
+        "sans_atout": True,
+        "tout_atout": True,
+        "announcements": False,
+        "belote_imprenable": False,
+        "must_beat_defence": False,
+        "scoring": "faits_annonces",
+        "multiplier_scope": "contract",
+        "capot_points": 250,
+        "capot_prime": 500,
+        "litige": "off",
+        "tie": "made",
     },
     # Belote classique (sources 001, 004, 000): retourne, 82 to make, capot 250, each side its points.
     "classique": {
-        "auction": "retourne", "packets": "3-2", "direction": "clockwise", "capot_bid": False,
-        "coinche": False, "surcoinche": False, "scoring": "classique",
-        "capot_points": 250, "rounding": "none", "litige": "next_winner", "both_past": "takers",
+        "auction": "retourne",
+        "packets": "3-2",
+        "direction": "clockwise",
+        "capot_bid": False,
+        "coinche": False,
+        "surcoinche": False,
+        "scoring": "classique",
+        "capot_points": 250,
+        "rounding": "none",
+        "litige": "next_winner",
+        "both_past": "takers",
         "belote_only_rule": False,
     },
     # Belote bazar (source 004): bids in tens, announcements count toward the bid, capot flag above 250,
     # 162 to the defence on a fall, game to 501.
     "bazar": {
-        "direction": "clockwise", "max_bid": 500, "capot_bid_min": 260, "sans_atout": True,
-        "announcement_values": "bazar", "announcement_tiebreak": "bazar", "scoring": "classique",
-        "min_points": 82, "must_beat_defence": False, "capot_points": 250, "rounding": "none",
-        "litige": "off", "tie": "made", "target": 501, "belote_only_rule": False,
+        "direction": "clockwise",
+        "max_bid": 500,
+        "capot_bid_min": 260,
+        "sans_atout": True,
+        "announcement_values": "bazar",
+        "announcement_tiebreak": "bazar",
+        "scoring": "classique",
+        "min_points": 82,
+        "must_beat_defence": False,
+        "capot_points": 250,
+        "rounding": "none",
+        "litige": "off",
+        "tie": "made",
+        "target": 501,
+        "belote_only_rule": False,
     },
     # Face à face, two players (source 004): classique for two, 9-card hands, game to 101.
     "deux": {
-        "players": 2, "hand_size": 9, "auction": "retourne", "packets": "3-3", "direction": "clockwise",
-        "capot_bid": False, "coinche": False, "surcoinche": False, "scoring": "classique",
-        "capot_points": 250, "rounding": "none", "litige": "off", "tie": "chute", "target": 101,
-        "both_past": "excess", "belote_only_rule": False,
+        "players": 2,
+        "hand_size": 9,
+        "auction": "retourne",
+        "packets": "3-3",
+        "direction": "clockwise",
+        "capot_bid": False,
+        "coinche": False,
+        "surcoinche": False,
+        "scoring": "classique",
+        "capot_points": 250,
+        "rounding": "none",
+        "litige": "off",
+        "tie": "chute",
+        "target": 101,
+        "both_past": "excess",
+        "belote_only_rule": False,
     },
     # Belote à trois sans 7 et 8 (source 000 and common practice): 24 cards, retourne, the taker alone
     # against the two others, who must undertrump.
     "trois": {
-        "players": 3, "short_deck": True, "auction": "retourne", "packets": "3-2", "direction": "clockwise",
-        "capot_bid": False, "coinche": False, "surcoinche": False, "must_undertrump": True,
-        "scoring": "classique", "capot_points": 250, "rounding": "none", "litige": "off", "tie": "chute",
-        "target": 500, "belote_only_rule": False,
+        "players": 3,
+        "short_deck": True,
+        "auction": "retourne",
+        "packets": "3-2",
+        "direction": "clockwise",
+        "capot_bid": False,
+        "coinche": False,
+        "surcoinche": False,
+        "must_undertrump": True,
+        "scoring": "classique",
+        "capot_points": 250,
+        "rounding": "none",
+        "litige": "off",
+        "tie": "chute",
+        "target": 500,
+        "belote_only_rule": False,
     },
 }

@@ -96,7 +96,8 @@ class ScoreBook:
         with self.db:
             cursor = self.db.execute(
                 "INSERT INTO sheets (name, rules, fingerprint, sides, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
-                (name, rules.to_json(), rules.fingerprint, json.dumps(sides, ensure_ascii=False), now, now))
+                (name, rules.to_json(), rules.fingerprint, json.dumps(sides, ensure_ascii=False), now, now),
+            )
         assert cursor.lastrowid is not None
         return self.load(cursor.lastrowid)
 
@@ -104,12 +105,14 @@ class ScoreBook:
         """(id, name, ruleset name, number of deals, last change) of every sheet, newest first."""
         rows = self.db.execute(
             "SELECT s.id, s.name, s.rules, (SELECT COUNT(*) FROM deals d WHERE d.sheet = s.id), s.updated "
-            "FROM sheets s ORDER BY s.updated DESC, s.id DESC").fetchall()
+            "FROM sheets s ORDER BY s.updated DESC, s.id DESC"
+        ).fetchall()
         return [(r[0], r[1], json.loads(r[2]).get("name", "?"), r[3], r[4]) for r in rows]
 
     def load(self, sheet_id: int) -> Sheet:
-        row = self.db.execute("SELECT id, name, rules, fingerprint, sides, created, updated FROM sheets WHERE id = ?",
-                              (sheet_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT id, name, rules, fingerprint, sides, created, updated FROM sheets WHERE id = ?", (sheet_id,)
+        ).fetchone()
         if row is None:
             raise AtoutError(f"there is no score sheet number {sheet_id}")
         rules = Ruleset.from_json(row[2])
@@ -134,8 +137,10 @@ class ScoreBook:
             score_deal(sheet.rules, facts)  # raises on bad facts
         entry = sheet.match.add_facts(facts)
         with self.db:
-            self.db.execute("INSERT INTO deals (sheet, number, facts, created) VALUES (?, ?, ?, ?)",
-                            (sheet_id, len(sheet.entries), _json(facts), _now()))
+            self.db.execute(
+                "INSERT INTO deals (sheet, number, facts, created) VALUES (?, ?, ?, ?)",
+                (sheet_id, len(sheet.entries), _json(facts), _now()),
+            )
             self._touch(sheet_id)
         return entry
 
@@ -153,8 +158,10 @@ class ScoreBook:
         sheet = self.load(sheet_id)
         entry = sheet.match.replace_last(facts)
         with self.db:
-            self.db.execute("UPDATE deals SET facts = ? WHERE sheet = ? AND number = ?",
-                            (_json(facts), sheet_id, len(sheet.entries)))
+            self.db.execute(
+                "UPDATE deals SET facts = ? WHERE sheet = ? AND number = ?",
+                (_json(facts), sheet_id, len(sheet.entries)),
+            )
             self._touch(sheet_id)
         return entry
 
@@ -164,24 +171,49 @@ class ScoreBook:
     # ------------------------------------------------------------ export
     def export_json(self, sheet_id: int) -> str:
         sheet = self.load(sheet_id)
-        return json.dumps({
-            "format": "atout-scoresheet", "version": 1, "name": sheet.name, "created": sheet.created,
-            "rules": sheet.rules.to_dict(), "fingerprint": sheet.rules.fingerprint, "sides": sheet.sides,
-            "deals": [{"number": i + 1, "facts": e.facts.to_dict() if e.facts else None,
-                       "marks": {sheet.sides[s]: v for s, v in e.marks.items()},
-                       "totals": {sheet.sides[s]: v for s, v in e.totals.items()}}
-                      for i, e in enumerate(sheet.entries)],
-            "winner": sheet.sides[sheet.match.winner] if sheet.match.winner is not None else None,
-        }, ensure_ascii=False, indent=1)
+        return json.dumps(
+            {
+                "format": "atout-scoresheet",
+                "version": 1,
+                "name": sheet.name,
+                "created": sheet.created,
+                "rules": sheet.rules.to_dict(),
+                "fingerprint": sheet.rules.fingerprint,
+                "sides": sheet.sides,
+                "deals": [
+                    {
+                        "number": i + 1,
+                        "facts": e.facts.to_dict() if e.facts else None,
+                        "marks": {sheet.sides[s]: v for s, v in e.marks.items()},
+                        "totals": {sheet.sides[s]: v for s, v in e.totals.items()},
+                    }
+                    for i, e in enumerate(sheet.entries)
+                ],
+                "winner": sheet.sides[sheet.match.winner] if sheet.match.winner is not None else None,
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
 
     def export_csv(self, sheet_id: int) -> str:
         sheet = self.load(sheet_id)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["deal", "contract", "taker", "level", "outcome", "capot",
-                         *(f"points {n}" for n in sheet.sides), *(f"belote {n}" for n in sheet.sides),
-                         *(f"announcements {n}" for n in sheet.sides), *(f"marks {n}" for n in sheet.sides),
-                         *(f"total {n}" for n in sheet.sides)])
+        writer.writerow(
+            [
+                "deal",
+                "contract",
+                "taker",
+                "level",
+                "outcome",
+                "capot",
+                *(f"points {n}" for n in sheet.sides),
+                *(f"belote {n}" for n in sheet.sides),
+                *(f"announcements {n}" for n in sheet.sides),
+                *(f"marks {n}" for n in sheet.sides),
+                *(f"total {n}" for n in sheet.sides),
+            ]
+        )
         for i, entry in enumerate(sheet.entries, start=1):
             facts, score = entry.facts, entry.score
             sides = sheet.rules.sides
@@ -189,10 +221,17 @@ class ScoreBook:
                 row = [i, "passe", "", "", "passed", "", *([""] * (3 * len(sides)))]
             else:
                 c = facts.contract
-                row = [i, c.label("fr"), sheet.sides[sheet.rules.side_of(c.taker)], c.level, score.outcome,
-                       sheet.sides[facts.capot] if facts.capot is not None else "",
-                       *(facts.card_points.get(s, 0) for s in sides), *(facts.belote.get(s, 0) for s in sides),
-                       *(facts.announcements.get(s, 0) for s in sides)]
+                row = [
+                    i,
+                    c.label("fr"),
+                    sheet.sides[sheet.rules.side_of(c.taker)],
+                    c.level,
+                    score.outcome,
+                    sheet.sides[facts.capot] if facts.capot is not None else "",
+                    *(facts.card_points.get(s, 0) for s in sides),
+                    *(facts.belote.get(s, 0) for s in sides),
+                    *(facts.announcements.get(s, 0) for s in sides),
+                ]
             row += [*(entry.marks[s] for s in sheet.rules.sides), *(entry.totals[s] for s in sheet.rules.sides)]
             writer.writerow(row)
         return out.getvalue()

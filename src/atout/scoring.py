@@ -54,9 +54,16 @@ class DealFacts:
     tricks: Mapping[int, int] | None = None
 
     @classmethod
-    def from_takers_points(cls, rules: Ruleset, contract: Contract, takers_points: int | None = None, *,
-                           capot: str | None = None, belote: Mapping[int, int] | None = None,
-                           announcements: Mapping[int, int] | None = None) -> DealFacts:
+    def from_takers_points(
+        cls,
+        rules: Ruleset,
+        contract: Contract,
+        takers_points: int | None = None,
+        *,
+        capot: str | None = None,
+        belote: Mapping[int, int] | None = None,
+        announcements: Mapping[int, int] | None = None,
+    ) -> DealFacts:
         """Facts of a two-sided deal from the takers' card points (score keeper form).
 
         ``capot`` is ``"takers"`` or ``"defence"`` when one side took every trick
@@ -113,19 +120,25 @@ class DealFacts:
             c = data["contract"]
             contract = Contract(int(c["value"]), int(c["strain"]), int(c["taker"]), int(c["level"]), bool(c["capot"]))
             capot, tricks = data.get("capot"), data.get("tricks")
-            return cls(contract, {int(k): int(v) for k, v in data["card_points"].items()},
-                       {int(k): int(v) for k, v in data.get("belote", {}).items()},
-                       {int(k): int(v) for k, v in data.get("announcements", {}).items()},
-                       None if capot is None else int(capot),
-                       None if tricks is None else {int(k): int(v) for k, v in tricks.items()})
+            return cls(
+                contract,
+                {int(k): int(v) for k, v in data["card_points"].items()},
+                {int(k): int(v) for k, v in data.get("belote", {}).items()},
+                {int(k): int(v) for k, v in data.get("announcements", {}).items()},
+                None if capot is None else int(capot),
+                None if tricks is None else {int(k): int(v) for k, v in tricks.items()},
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise AtoutError(f"stored deal facts are corrupt ({err!r})") from None
 
     def check(self, rules: Ruleset) -> None:
         """Raise :class:`AtoutError` if the facts cannot belong to a deal of ``rules``."""
         sides = set(rules.sides)
-        for name, table in (("card points", self.card_points), ("belote", self.belote),
-                            ("announcements", self.announcements)):
+        for name, table in (
+            ("card points", self.card_points),
+            ("belote", self.belote),
+            ("announcements", self.announcements),
+        ):
             if not set(table) <= sides:
                 raise AtoutError(f"{name}: unknown side(s) {sorted(set(table) - sides)} (sides: {sorted(sides)})")
             for side, value in table.items():
@@ -251,8 +264,9 @@ class _Scorer:
         if self.facts.capot is not None:
             losers.update(s for s in self.sides if s != self.facts.capot)
         belote_only = frozenset(s for s in losers if rounded[s] > 0)
-        return DealScore(outcome, self.takers, dict(self.totals), rounded, held, self.facts.capot, belote_only,
-                         tuple(self.lines))
+        return DealScore(
+            outcome, self.takers, dict(self.totals), rounded, held, self.facts.capot, belote_only, tuple(self.lines)
+        )
 
     def _round(self, points: int) -> int:
         return points if self.rules.rounding != "nearest" else self.rules.round_marks(points)
@@ -321,8 +335,12 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_prime):
             return
         if self.contract.level:
-            self._scoped(w, self.rules.chute_points, "Contrat contré" if made else "Chute contrée",
-                         "doubled contract made" if made else "doubled contract failed")
+            self._scoped(
+                w,
+                self.rules.chute_points,
+                "Contrat contré" if made else "Chute contrée",
+                "doubled contract made" if made else "doubled contract failed",
+            )
         elif made:
             self.add(t, self.card[t], "Points des plis", "card points")
             self.add(t, self.amount, "Contrat", "contract")
@@ -336,8 +354,7 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_prime):
             return
         if self.contract.level:
-            self.add(w, self.rules.chute_points * self.mult, "Contre" + _times(self.mult),
-                     "double" + _times(self.mult))
+            self.add(w, self.rules.chute_points * self.mult, "Contre" + _times(self.mult), "double" + _times(self.mult))
         elif made:
             self.add(t, self.card[t], "Points des plis", "card points")
             self.add(d, self.card[d], "Points des plis", "card points")
@@ -350,8 +367,9 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_contract):
             return
         if self.contract.level:
-            self.add(w, self.amount * self.mult, "Contrat contré" + _times(self.mult),
-                     "doubled contract" + _times(self.mult))
+            self.add(
+                w, self.amount * self.mult, "Contrat contré" + _times(self.mult), "doubled contract" + _times(self.mult)
+            )
         elif made:
             self.add(w, self.amount, "Contrat", "contract")
         else:
@@ -372,8 +390,12 @@ class _Scorer:
         for i, d in enumerate(self.defence):
             own = self.totals[d]
             taken = share + (1 if i < extra else 0)
-            self.add(d, (own + taken) * self.mult, "Chute : tous les points" + _times(self.mult),
-                     "fall: all the points" + _times(self.mult))
+            self.add(
+                d,
+                (own + taken) * self.mult,
+                "Chute : tous les points" + _times(self.mult),
+                "fall: all the points" + _times(self.mult),
+            )
 
 
 def _times(mult: int) -> str:

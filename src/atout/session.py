@@ -35,8 +35,16 @@ from atout.rules import Ruleset
 class GameSession:
     """One human seat against (and with) bots, deal after deal until the match ends."""
 
-    def __init__(self, rules: Ruleset, *, bots: str | BotSpec | Sequence[str | BotSpec] = "club", human: int = 2,
-                 seed: int | None = None, hint: str | BotSpec = "expert", first_dealer: int = 0) -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        *,
+        bots: str | BotSpec | Sequence[str | BotSpec] = "club",
+        human: int = 2,
+        seed: int | None = None,
+        hint: str | BotSpec = "expert",
+        first_dealer: int = 0,
+    ) -> None:
         if not 0 <= human < rules.players:
             raise AtoutError(f"the human's seat must be 0..{rules.players - 1}, not {human}")
         self.rules = rules
@@ -159,13 +167,16 @@ class GameSession:
     # ---------------------------------------------------------- save, resume
     def save(self, path: str | Path) -> None:
         """Write every deal of the match so far (the current one too, finished or not)."""
-        tags = {"Event": "atout play", "Human": seat_letter(self.rules, self.human),
-                "Bots": json.dumps([_spec_ref(s) for s in self.bot_specs]),
-                "Hint": json.dumps(_spec_ref(self.hint_spec)), "MatchSeed": str(self.match.seed),
-                "FirstDealer": seat_letter(self.rules, self.match.first_dealer)}
+        tags = {
+            "Event": "atout play",
+            "Human": seat_letter(self.rules, self.human),
+            "Bots": json.dumps([_spec_ref(s) for s in self.bot_specs]),
+            "Hint": json.dumps(_spec_ref(self.hint_spec)),
+            "MatchSeed": str(self.match.seed),
+            "FirstDealer": seat_letter(self.rules, self.match.first_dealer),
+        }
         for seat in range(self.rules.players):
-            tags[_SEAT_TAGS[seat_letter(self.rules, seat)]] = "vous" if seat == self.human else \
-                self.spec_of(seat).name
+            tags[_SEAT_TAGS[seat_letter(self.rules, seat)]] = "vous" if seat == self.human else self.spec_of(seat).name
         deals = [e.deal for e in self.match.entries if e.deal is not None]
         if not self._recorded:
             deals.append(self.deal)
@@ -192,9 +203,14 @@ class GameSession:
                 raise RecordError(f"{path} is not a saved match (tag [{key}] is missing)")
         rules = first.rules
         try:
-            session = cls(rules, bots=json.loads(tags["Bots"]), human=parse_seat(rules, tags["Human"]),
-                          seed=int(tags["MatchSeed"]), hint=json.loads(tags.get("Hint", '"expert"')),
-                          first_dealer=parse_seat(rules, tags["FirstDealer"]))
+            session = cls(
+                rules,
+                bots=json.loads(tags["Bots"]),
+                human=parse_seat(rules, tags["Human"]),
+                seed=int(tags["MatchSeed"]),
+                hint=json.loads(tags.get("Hint", '"expert"')),
+                first_dealer=parse_seat(rules, tags["FirstDealer"]),
+            )
         except (ValueError, TypeError, AtoutError) as err:
             raise RecordError(f"{path}: {err}") from None
         for number, record in enumerate(records):

@@ -32,9 +32,16 @@ def hand_codes(hand: str) -> set[str]:
     return codes(parse_hand(hand))
 
 
-def legal_cards(hand: str, trick: list[str], strain: int = 1, *, players: int = 4,
-                overtrump_partner: bool = True, must_undertrump: bool = False,
-                ta_values: str = "ffb") -> tuple[set[str], str]:
+def legal_cards(
+    hand: str,
+    trick: list[str],
+    strain: int = 1,
+    *,
+    players: int = 4,
+    overtrump_partner: bool = True,
+    must_undertrump: bool = False,
+    ta_values: str = "ffb",
+) -> tuple[set[str], str]:
     """The legal cards of ``hand`` after the cards of ``trick`` (in play order) and the rule code.
 
     ``strain``: 0..3 trump suit (♠ ♥ ♦ ♣), 4 sans atout, 5 tout atout. With four
@@ -50,8 +57,7 @@ def legal_cards(hand: str, trick: list[str], strain: int = 1, *, players: int = 
         if mode.beats(cards[i], cards[win]):
             win = i
     partner = players == 4 and len(cards) >= 2 and win == len(cards) - 2
-    mask, rule = legal_mask(parse_hand(hand), cards[0], cards[win], partner, mode, overtrump_partner,
-                            must_undertrump)
+    mask, rule = legal_mask(parse_hand(hand), cards[0], cards[win], partner, mode, overtrump_partner, must_undertrump)
     return codes(mask), rule
 
 
@@ -107,8 +113,13 @@ def play_out_saying(deal: Deal, say: str) -> list[str]:
     return refused
 
 
-def deal_from_hands(hands: list[str], contract_calls: Iterable[str] = ("80H", "P", "P", "P"), *,
-                    rules: Ruleset = COINCHE, dealer: int = 3) -> Deal:
+def deal_from_hands(
+    hands: list[str],
+    contract_calls: Iterable[str] = ("80H", "P", "P", "P"),
+    *,
+    rules: Ruleset = COINCHE,
+    dealer: int = 3,
+) -> Deal:
     """A four-player bidding deal from hands (seat 0 speaks first with dealer 3), auction applied."""
     deal = Deal.from_hands(rules, hands, dealer=dealer)
     for call in contract_calls:
@@ -124,15 +135,31 @@ def call(auction: BiddingAuction | TakingAuction, *texts: str) -> None:
         auction.apply(auction.turn, action)
 
 
-def score(rules: Ruleset, contract: Contract, takers_points: int | None = None, *, capot: str | None = None,
-          belote: dict[int, int] | None = None, announcements: dict[int, int] | None = None) -> DealScore:
+def score(
+    rules: Ruleset,
+    contract: Contract,
+    takers_points: int | None = None,
+    *,
+    capot: str | None = None,
+    belote: dict[int, int] | None = None,
+    announcements: dict[int, int] | None = None,
+) -> DealScore:
     """Score a two-sided deal from the takers' card points (dix de der included)."""
-    facts = DealFacts.from_takers_points(rules, contract, takers_points, capot=capot, belote=belote,
-                                         announcements=announcements)
+    facts = DealFacts.from_takers_points(
+        rules, contract, takers_points, capot=capot, belote=belote, announcements=announcements
+    )
     return score_deal(rules, facts)
 
 
-def facts(rules: Ruleset, contract: Contract, takers_points: int | None = None, *, capot: str | None = None,
-          belote: dict[int, int] | None = None, announcements: dict[int, int] | None = None) -> DealFacts:
-    return DealFacts.from_takers_points(rules, contract, takers_points, capot=capot, belote=belote,
-                                        announcements=announcements)
+def facts(
+    rules: Ruleset,
+    contract: Contract,
+    takers_points: int | None = None,
+    *,
+    capot: str | None = None,
+    belote: dict[int, int] | None = None,
+    announcements: dict[int, int] | None = None,
+) -> DealFacts:
+    return DealFacts.from_takers_points(
+        rules, contract, takers_points, capot=capot, belote=belote, announcements=announcements
+    )

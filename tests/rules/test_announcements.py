@@ -26,6 +26,7 @@ def _resolve(declared_by_seat, strain=HEARTS, hands=None, order=None, values="ff
 
 # --------------------------------------------------------------------------- values
 
+
 def test_tierce_is_worth_20():
     """Three cards in sequence in one suit: a tierce, 20 points (FFB coinche §8)."""
     assert A("9H TH JH").kind == "tierce"
@@ -55,8 +56,7 @@ def test_sequence_order_is_7_8_9_10_j_q_k_a():
     assert best_announcements(parse_hand("JH 9H AH 7S 9D KD 8C TC"), HEARTS) == ()
 
 
-@pytest.mark.parametrize(("rank", "points"), [("J", 200), ("9", 150), ("A", 100), ("T", 100), ("K", 100),
-                                              ("Q", 100)])
+@pytest.mark.parametrize(("rank", "points"), [("J", 200), ("9", 150), ("A", 100), ("T", 100), ("K", 100), ("Q", 100)])
 def test_carre_values(rank, points):
     """Carrés: J 200, 9 150, A 10 K Q 100 (FFB coinche §8)."""
     carre = A(" ".join(rank + s for s in "SHDC"))
@@ -72,8 +72,7 @@ def test_carres_of_7_and_8_count_nothing():
         assert best_announcements(hand, HEARTS) == ()
 
 
-@pytest.mark.parametrize(("rank", "points"), [("A", 200), ("T", 150), ("K", 100), ("Q", 100), ("J", 100),
-                                              ("9", 100)])
+@pytest.mark.parametrize(("rank", "points"), [("A", 200), ("T", 150), ("K", 100), ("Q", 100), ("J", 100), ("9", 100)])
 def test_sans_atout_carre_values(rank, points):
     """Sans atout carrés: A 200, 10 150, K Q J 9 100 (FFB coinche §11.2)."""
     assert A(" ".join(rank + s for s in "SHDC")).points(SANS_ATOUT) == points
@@ -105,6 +104,7 @@ def test_declaring_overlapping_announcements_is_refused():
 
 
 # --------------------------------------------------------------------------- resolution §8.3
+
 
 def test_carre_of_100_beats_a_cent():
     """A carré worth 100 beats a cent (FFB coinche §8)."""
@@ -252,16 +252,17 @@ def test_plain_hands_have_no_announcement():
 
 # --------------------------------------------------------------------------- bazar (source 004)
 
+
 def test_bazar_announcement_values():
     """Bazar values, in tens: tierce 2, 50 5, 100 10, carré J 20, 9 14 (10 at SA), A 10 (19 at SA), K Q 10 10
     (bazar, source 004)."""
     assert A("9H TH JH").points(HEARTS, "bazar") == 20
     assert A("9H TH JH QH").points(HEARTS, "bazar") == 50
     assert A("9H TH JH QH KH").points(HEARTS, "bazar") == 100
-    assert carre_points(4, HEARTS, "bazar") == 200   # J
-    assert carre_points(2, HEARTS, "bazar") == 140   # 9
+    assert carre_points(4, HEARTS, "bazar") == 200  # J
+    assert carre_points(2, HEARTS, "bazar") == 140  # 9
     assert carre_points(2, SANS_ATOUT, "bazar") == 100
-    assert carre_points(7, HEARTS, "bazar") == 100   # A
+    assert carre_points(7, HEARTS, "bazar") == 100  # A
     assert carre_points(7, SANS_ATOUT, "bazar") == 190
     for rank in (3, 5, 6):  # 10 Q K
         assert carre_points(rank, HEARTS, "bazar") == 100
@@ -269,16 +270,19 @@ def test_bazar_announcement_values():
 
 def test_bazar_equal_announcements_first_to_show_wins():
     """Bazar: equal announcements of equal height without trump: the first to show wins (bazar, source 004)."""
-    result = _resolve([["JS QS KS"], ["JD QD KD"], [], []], strain=HEARTS, order=[1, 0], values="bazar",
-                      tiebreak="bazar")
+    result = _resolve(
+        [["JS QS KS"], ["JD QD KD"], [], []], strain=HEARTS, order=[1, 0], values="bazar", tiebreak="bazar"
+    )
     assert result.winner == 1
-    result = _resolve([["JS QS KS"], ["JD QD KD"], [], []], strain=HEARTS, order=[0, 1], values="bazar",
-                      tiebreak="bazar")
+    result = _resolve(
+        [["JS QS KS"], ["JD QD KD"], [], []], strain=HEARTS, order=[0, 1], values="bazar", tiebreak="bazar"
+    )
     assert result.winner == 0
 
 
 def test_bazar_equal_height_more_trumps_wins():
     """Bazar: equal height, the combination with more trumps wins (bazar, source 004)."""
-    result = _resolve([["JS QS KS"], ["JH QH KH"], [], []], strain=HEARTS, order=[0, 1], values="bazar",
-                      tiebreak="bazar")
+    result = _resolve(
+        [["JS QS KS"], ["JH QH KH"], [], []], strain=HEARTS, order=[0, 1], values="bazar", tiebreak="bazar"
+    )
     assert result.winner == 1

@@ -29,6 +29,7 @@ def _legal(auction):
 
 # --------------------------------------------------------------------------- FFB §4.1
 
+
 def test_auction_starts_with_player_after_dealer():
     """The players speak in turn starting with the player after the dealer (FFB coinche §4.1)."""
     assert BiddingAuction(COINCHE, 3).turn == 0

@@ -88,8 +88,7 @@ def test_tout_atout_order_and_ffb_points():
 
 def test_tout_atout_funbelote_points():
     """FunBelote's tout atout values: J 14, 9 9, A 6, 10 5, K 3, Q 1, still 152 in all (source 003, ta_values)."""
-    assert _points(TOUT_ATOUT, "H", "funbelote") == {"J": 14, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 1,
-                                                      "8": 0, "7": 0}
+    assert _points(TOUT_ATOUT, "H", "funbelote") == {"J": 14, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 1, "8": 0, "7": 0}
     assert sum(play_mode(TOUT_ATOUT, "funbelote").points) == 152
     rules = Ruleset.preset("coinche", tout_atout=True, ta_values="funbelote")
     assert play_mode(5, rules.ta_values).points[Card.parse("QS")] == 1

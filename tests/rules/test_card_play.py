@@ -15,6 +15,7 @@ SANS_ATOUT, TOUT_ATOUT = 4, 5
 
 # --------------------------------------------------------------------------- §5.2, suit contracts
 
+
 def test_must_follow_suit_led():
     """One must always follow the suit led if one can (FFB coinche §5.2)."""
     legal, rule = legal_cards("AS 7S 9H KD 8C", ["KS"])
@@ -137,6 +138,7 @@ def test_partner_ruffed_may_discard_or_overtrump_but_not_undertrump():
 
 
 # --------------------------------------------------------------------------- §11 sans atout / tout atout
+
 
 def test_sans_atout_follow_suit_no_need_to_go_above():
     """Sans atout: follow the suit led, with no obligation to beat (FFB coinche §11.2, §5.2)."""
@@ -269,8 +271,7 @@ TROIS_STOCK = ["QH", "TD", "9D", "AC", "JC", "QC", "TC", "9C"]
 def test_three_players_have_no_partner():
     """Three players each play for himself: with seat 0 holding the trick, seat 2 (void) must still trump
     (NOTES.md: three players; source 000 « belote à 3 »)."""
-    deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H",
-                           stock=TROIS_STOCK)
+    deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H", stock=TROIS_STOCK)
     play(deal, "takeH")
     play(deal, "AS", "TS")
     assert deal.turn == 2
@@ -279,8 +280,7 @@ def test_three_players_have_no_partner():
 
 def test_three_player_deal_plays_out():
     """Three players: 24 cards, 8 tricks of 3 cards, 162 points with the dix de der (source 000)."""
-    deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H",
-                           stock=TROIS_STOCK)
+    deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H", stock=TROIS_STOCK)
     play(deal, "takeH")
     autoplay(deal)
     assert len(deal.tricks) == 8

@@ -21,7 +21,7 @@ def test_packets_of_the_deal(pattern):
     top = 0
     for size in pattern:
         for seat in (0, 1, 2, 3):  # the dealer (3) is served last
-            for card in deck[top:top + size]:
+            for card in deck[top : top + size]:
                 expected[seat] |= 1 << card
             top += size
     assert list(dealt.hands) == expected
@@ -36,8 +36,9 @@ def test_packet_patterns_allowed():
 
 def test_player_after_dealer_is_served_first():
     """The dealer starts with the player after him (FFB coinche §3.4): the top three cards go to seat d+1."""
-    deck = [Card.parse(c) for c in ("AS", "TS", "KS")] + [c for c in full_deck(COINCHE)
-                                                          if Card(c).code not in ("AS", "TS", "KS")]
+    deck = [Card.parse(c) for c in ("AS", "TS", "KS")] + [
+        c for c in full_deck(COINCHE) if Card(c).code not in ("AS", "TS", "KS")
+    ]
     for dealer in range(4):
         deal = Deal.from_deck(COINCHE, deck, dealer=dealer, pattern=(3, 2, 3))
         first = (dealer + 1) % 4

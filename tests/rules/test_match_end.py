@@ -44,8 +44,10 @@ def test_no_winner_below_the_target():
 
 
 #: Game to 350: side 0 at 300, side 1 at 180 after these two deals.
-TO_350 = [(C(80, 1), 60, {}),    # side 1 falls: side 0 + 240
-          (C(80, 1), 100, {})]   # side 1 makes: 180 / 60
+TO_350 = [
+    (C(80, 1), 60, {}),  # side 1 falls: side 0 + 240
+    (C(80, 1), 100, {}),
+]  # side 1 makes: 180 / 60
 
 
 def test_both_past_the_target_larger_excess_wins():
@@ -68,8 +70,10 @@ def test_both_past_the_target_tied_one_more_deal():
 
 
 #: Game to 500: side 1 at 480; then side 1 falls on 100♠ with its belote: 20 → 500, only through the belote.
-BELOTE_ONLY = [(C(80, 0, level=1), 60, {}),                     # side 0 coinched falls: side 1 (160 + 80) × 2
-               (C(100, 1, strain=0), 70, {"belote": {1: 20}})]  # side 1 falls: 20 (belote) / 260
+BELOTE_ONLY = [
+    (C(80, 0, level=1), 60, {}),  # side 0 coinched falls: side 1 (160 + 80) × 2
+    (C(100, 1, strain=0), 70, {"belote": {1: 20}}),
+]  # side 1 falls: 20 (belote) / 260
 
 
 def test_reaching_the_target_only_through_belote_after_a_fall_does_not_win():
@@ -122,11 +126,13 @@ def test_void_deal_counts_as_a_deal_for_the_dealer_only():
 CLASSIQUE = Ruleset.preset("classique", target=500)
 
 #: Classique game to 500: side 0 at 440, side 1 at 458 after these deals.
-CLASSIQUE_DEALS = [(C(0, 0), None, {"capot": "takers"}),  # 250 / 0
-                   (C(0, 1), 150, {}),                    # 12 / 150
-                   (C(0, 1), 150, {}),                    # 12 / 150
-                   (C(0, 1), 90, {}),                     # 72 / 90
-                   (C(0, 0), 94, {})]                     # 94 / 68
+CLASSIQUE_DEALS = [
+    (C(0, 0), None, {"capot": "takers"}),  # 250 / 0
+    (C(0, 1), 150, {}),  # 12 / 150
+    (C(0, 1), 150, {}),  # 12 / 150
+    (C(0, 1), 90, {}),  # 72 / 90
+    (C(0, 0), 94, {}),
+]  # 94 / 68
 
 
 def test_classique_both_reach_the_target_takers_win():
@@ -147,6 +153,7 @@ def test_classique_first_to_reach_wins():
 
 
 # --------------------------------------------------------------------------- bazar, face à face
+
 
 def test_bazar_game_to_501():
     """Bazar: the first side to reach at least 501 wins (bazar, source 004)."""

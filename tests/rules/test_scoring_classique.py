@@ -84,9 +84,15 @@ def test_litige_points_go_to_next_deals_winner(next_taker, next_points, winner_g
 
 # --------------------------------------------------------------------------- décompte en dizaines (source 000)
 
-@pytest.mark.parametrize(("takers", "marks"), [(98, {0: 100, 1: 60}),    # 64 → 6, the other 10
-                                               (105, {0: 100, 1: 60}),   # 105 → 10, the other 6
-                                               (106, {0: 110, 1: 50})])  # 106 → 11, the other 5
+
+@pytest.mark.parametrize(
+    ("takers", "marks"),
+    [
+        (98, {0: 100, 1: 60}),  # 64 → 6, the other 10
+        (105, {0: 100, 1: 60}),  # 105 → 10, the other 6
+        (106, {0: 110, 1: 50}),
+    ],
+)  # 106 → 11, the other 5
 def test_dizaines_examples(takers, marks):
     """Décompte en dizaines: 7, 8, 9 round up, the other side gets the rest of 160: 64 → 6/10, 105 → 10/6,
     106 → 11/5, shown as marks 60/100, 100/60, 110/50 (classique, « décompte en dizaines », source 000)."""
@@ -111,6 +117,7 @@ def test_dizaines_takers_with_80_give_the_defence_8_of_16(takers):
 
 
 # --------------------------------------------------------------------------- bazar (source 004)
+
 
 def test_bazar_fall_gives_162_to_the_other_side():
     """Bazar: the takers must make at least 82 and their bid, else 162 go to the other side (bazar, source 004)."""

@@ -17,6 +17,7 @@ def C(value, level=0, capot=False, taker=0):
 
 # --------------------------------------------------------------------------- points faits + annoncés
 
+
 def test_points_faits_annonces_is_the_preset():
     """FunBelote's default method is « points faits + points annoncés » (contrée, source 003)."""
     assert CONTREE.scoring == "faits_annonces"
@@ -128,6 +129,7 @@ def test_capot_side_keeps_its_belote():
 
 # --------------------------------------------------------------------------- points faits
 
+
 def test_faits_made_each_side_scores_its_points():
     """Points faits, made: each side scores the points it made (contrée, points faits, source 003)."""
     result = score(FAITS, C(80), 110)
@@ -141,8 +143,9 @@ def test_faits_chute_defence_scores_160():
     assert result.marks == {0: 0, 1: 160}
 
 
-@pytest.mark.parametrize(("level", "belote", "expected"), [(1, {}, 320), (2, {}, 640), (1, {0: 20}, 340),
-                                                           (2, {0: 20}, 660)])
+@pytest.mark.parametrize(
+    ("level", "belote", "expected"), [(1, {}, 320), (2, {}, 640), (1, {0: 20}, 340), (2, {0: 20}, 660)]
+)
 def test_faits_contre_320_surcontre_640(level, belote, expected):
     """Points faits: contre 320, surcontre 640; with the belote 340 and 660 (contrée, points faits, source 003)."""
     result = score(FAITS, C(100, level=level), 110, belote=belote)
@@ -157,6 +160,7 @@ def test_faits_capot_250_not_bid_500_bid():
 
 
 # --------------------------------------------------------------------------- points annoncés
+
 
 def test_annonces_made_scores_the_contract_only():
     """Points annoncés, made: the takers score the contract only, the defence 0 (contrée, points annoncés,

@@ -15,6 +15,7 @@ def C(value, level=0, capot=False, taker=0, strain=1):
 
 # --------------------------------------------------------------------------- §9
 
+
 def test_capot_last_trick_worth_100_total_252():
     """Capot: one side takes all eight tricks, the dix de der is worth 100, 252 in all (FFB coinche §9.2)."""
     hands = [".AKQJT987..", "..AKQJT987.", "AKQJT987...", "...AKQJT987"]
@@ -62,6 +63,7 @@ def test_dix_de_der_from_facts_total_162():
 
 
 # --------------------------------------------------------------------------- §10.1.1 made
+
 
 def test_made_takers_score_total_plus_contract_defence_its_total():
     """Made: the takers score their total + the contract, the defence its total (FFB coinche §10.1.1):
@@ -151,6 +153,7 @@ def test_option_surcoinche_multiplier():
 
 # --------------------------------------------------------------------------- §10.1.2 chute
 
+
 def test_chute_defence_scores_160_plus_contract():
     """Chute: the takers score nothing, the defence 160 + the contract (FFB coinche §10.1.2): 100 → 260."""
     result = score(COINCHE, C(100), 90)
@@ -201,6 +204,7 @@ def test_coinched_chute_takers_keep_their_belote():
 
 # --------------------------------------------------------------------------- §10.1.3 litige
 
+
 def test_litige_defence_scores_its_points_takers_points_held():
     """Litige: equal totals (81-81): the defence scores its points, the takers' points are held for the next
     contract (FFB coinche §10.1.3, with §10.2 rounding: 81 → 80)."""
@@ -238,6 +242,7 @@ def test_without_litige_the_tie_rule_decides(tie, outcome):
 
 # --------------------------------------------------------------------------- §10.2 rounding
 
+
 def test_rounding_85_to_90_and_84_to_80():
     """Marks are rounded to the nearest ten: 85 → 90, 84 → 80 (FFB coinche §10.2)."""
     assert (COINCHE.round_marks(85), COINCHE.round_marks(84)) == (90, 80)
@@ -255,6 +260,7 @@ def test_rounding_never_makes_a_contract():
 
 
 # --------------------------------------------------------------------------- options (rules.py docs)
+
 
 def test_option_chute_points_162():
     """Option chute_points=162 (some clubs, NOTES.md): a fall gives the defence 162 + the contract."""

@@ -12,5 +12,15 @@ from atout.arena.duplicate import Board, play_board
 from atout.arena.run import PairResult, read_results, run_pair, run_tournament
 from atout.arena.stats import Estimate, elo, mean_ci, proportion_ci
 
-__all__ = ["Board", "Estimate", "PairResult", "elo", "mean_ci", "play_board", "proportion_ci", "read_results",
-           "run_pair", "run_tournament"]
+__all__ = [
+    "Board",
+    "Estimate",
+    "PairResult",
+    "elo",
+    "mean_ci",
+    "play_board",
+    "proportion_ci",
+    "read_results",
+    "run_pair",
+    "run_tournament",
+]

@@ -48,20 +48,37 @@ class Board:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "board": self.index, "seed": self.seed, "dealer": self.dealer, "diff": self.diff,
-            "plays": [{"a_seats": list(p.a_seats), "marks": {str(k): v for k, v in p.marks.items()},
-                       "a": p.a_marks, "b": p.b_marks, "facts": p.facts.to_dict() if p.facts else None,
-                       "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()}}
-                      for p in self.plays],
+            "board": self.index,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "diff": self.diff,
+            "plays": [
+                {
+                    "a_seats": list(p.a_seats),
+                    "marks": {str(k): v for k, v in p.marks.items()},
+                    "a": p.a_marks,
+                    "b": p.b_marks,
+                    "facts": p.facts.to_dict() if p.facts else None,
+                    "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()},
+                }
+                for p in self.plays
+            ],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Board:
         """A board read back from a results file."""
-        plays = [Orientation(tuple(p["a_seats"]), {int(k): v for k, v in p["marks"].items()}, p["a"], p["b"],
-                             DealFacts.from_dict(p["facts"]) if p["facts"] else None,
-                             {name: list(xs) for name, xs in p["seconds"].items()})
-                 for p in data["plays"]]
+        plays = [
+            Orientation(
+                tuple(p["a_seats"]),
+                {int(k): v for k, v in p["marks"].items()},
+                p["a"],
+                p["b"],
+                DealFacts.from_dict(p["facts"]) if p["facts"] else None,
+                {name: list(xs) for name, xs in p["seconds"].items()},
+            )
+            for p in data["plays"]
+        ]
         return cls(data["board"], data["seed"], data["dealer"], plays)
 
 
@@ -77,8 +94,10 @@ def play_board(rules: Ruleset, spec_a: BotSpec, spec_b: BotSpec, index: int, see
     dealer = index % rules.players
     plays = []
     for number, a_seats in enumerate(orientations(rules.players)):
-        agents = [build_agent(spec_a if seat in a_seats else spec_b, seed=seed * 16 + number * 4 + seat)
-                  for seat in range(rules.players)]
+        agents = [
+            build_agent(spec_a if seat in a_seats else spec_b, seed=seed * 16 + number * 4 + seat)
+            for seat in range(rules.players)
+        ]
         deal = Deal.new(rules, dealer=dealer, seed=seed)
         seconds: dict[str, list[float]] = {"a": [], "b": []}
         while deal.turn is not None:

@@ -51,10 +51,15 @@ class PairResult:
     def summary(self) -> dict[str, Any]:
         rate = self.win_rate
         return {
-            "a": self.a, "b": self.b, "boards": len(self.boards),
-            "diff_per_deal": self.diff.mean, "diff_ci95": [self.diff.low, self.diff.high],
+            "a": self.a,
+            "b": self.b,
+            "boards": len(self.boards),
+            "diff_per_deal": self.diff.mean,
+            "diff_ci95": [self.diff.low, self.diff.high],
             "significant": self.diff.significant,
-            "match_wins_a": self.wins, "matches": self.matches, "win_rate_a": rate.mean,
+            "match_wins_a": self.wins,
+            "matches": self.matches,
+            "win_rate_a": rate.mean,
             "win_rate_ci95": [rate.low, rate.high],
             "seconds_per_decision": {k: _timing(v) for k, v in self.seconds.items()},
         }
@@ -64,9 +69,13 @@ def _timing(values: list[float]) -> dict[str, float]:
     if not values:
         return {}
     ordered = sorted(values)
-    return {"mean": sum(values) / len(values), "median": ordered[len(ordered) // 2],
-            "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], "max": ordered[-1],
-            "decisions": len(values)}
+    return {
+        "mean": sum(values) / len(values),
+        "median": ordered[len(ordered) // 2],
+        "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "max": ordered[-1],
+        "decisions": len(values),
+    }
 
 
 def _play(job: tuple[Ruleset, BotSpec, BotSpec, int, int]) -> Board:
@@ -74,8 +83,7 @@ def _play(job: tuple[Ruleset, BotSpec, BotSpec, int, int]) -> Board:
     return play_board(rules, a, b, index, seed)
 
 
-def _boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int, backend: str
-            ) -> Iterator[Board]:
+def _boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int, backend: str) -> Iterator[Board]:
     if backend == "ray":
         yield from _ray_boards(jobs, workers)
     elif workers <= 1:
@@ -105,10 +113,18 @@ def _ray_boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers:
             ray.shutdown()
 
 
-def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, workers: int | None = None,
-             backend: str = "process", out: IO[str] | None = None,
-             progress: Callable[[int], None] | None = None,
-             previous: Sequence[dict[str, Any]] = ()) -> PairResult:
+def run_pair(
+    rules: Ruleset,
+    a: BotSpec,
+    b: BotSpec,
+    deals: int,
+    seed: int = 0,
+    workers: int | None = None,
+    backend: str = "process",
+    out: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    previous: Sequence[dict[str, Any]] = (),
+) -> PairResult:
     """Play ``deals`` duplicate boards of A against B and summarise them.
 
     ``previous`` holds the records of an earlier results file (see :func:`read_results`):
@@ -122,10 +138,23 @@ def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, 
     done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed).items() if i < deals}
     jobs = [(rules, a, b, i, board_seed(seed, i)) for i in range(deals) if i not in done]
     if out is not None:
-        _write(out, {"type": "header", "atout": __version__, "date": datetime.now(UTC).isoformat(),
-                     "rules": rules.to_dict(), "fingerprint": rules.fingerprint, "seed": seed, "deals": deals,
-                     "a": a.to_dict(), "b": b.to_dict(), "backend": backend, "workers": workers,
-                     "resumed_boards": len(done)})
+        _write(
+            out,
+            {
+                "type": "header",
+                "atout": __version__,
+                "date": datetime.now(UTC).isoformat(),
+                "rules": rules.to_dict(),
+                "fingerprint": rules.fingerprint,
+                "seed": seed,
+                "deals": deals,
+                "a": a.to_dict(),
+                "b": b.to_dict(),
+                "backend": backend,
+                "workers": workers,
+                "resumed_boards": len(done),
+            },
+        )
     boards: list[Board] = list(done.values())
     if progress is not None and done:
         progress(len(done))
@@ -148,8 +177,9 @@ def run_pair(rules: Ruleset, a: BotSpec, b: BotSpec, deals: int, seed: int = 0, 
     return result
 
 
-def _boards_of_run(records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec, b: BotSpec,
-                   seed: int) -> dict[int, Board]:
+def _boards_of_run(
+    records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec, b: BotSpec, seed: int
+) -> dict[int, Board]:
     """The boards that ``records`` hold for this run, by index."""
     run = {"fingerprint": rules.fingerprint, "seed": seed, "a": a.to_dict(), "b": b.to_dict()}
     boards: dict[int, Board] = {}
@@ -165,16 +195,25 @@ def _boards_of_run(records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise AtoutError(f"a board record of the results file is malformed: {str(record)[:80]}") from None
             if board.seed != board_seed(seed, board.index):
-                raise AtoutError(f"board {board.index} of the results file has seed {board.seed}, "
-                                 f"not {board_seed(seed, board.index)}: the file is corrupt")
+                raise AtoutError(
+                    f"board {board.index} of the results file has seed {board.seed}, "
+                    f"not {board_seed(seed, board.index)}: the file is corrupt"
+                )
             boards[board.index] = board
     return boards
 
 
-def run_tournament(rules: Ruleset, specs: Sequence[BotSpec], deals: int, seed: int = 0,
-                   workers: int | None = None, backend: str = "process", out: IO[str] | None = None,
-                   progress: Callable[[int], None] | None = None,
-                   previous: Sequence[dict[str, Any]] = ()) -> tuple[list[PairResult], dict[str, float]]:
+def run_tournament(
+    rules: Ruleset,
+    specs: Sequence[BotSpec],
+    deals: int,
+    seed: int = 0,
+    workers: int | None = None,
+    backend: str = "process",
+    out: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    previous: Sequence[dict[str, Any]] = (),
+) -> tuple[list[PairResult], dict[str, float]]:
     """Every pair of bots plays ``deals`` boards; Elo ratings from the boards won (a tie counts half)."""
     names = [s.name for s in specs]
     if len(set(names)) != len(names):

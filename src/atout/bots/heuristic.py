@@ -121,8 +121,13 @@ class HeuristicAgent:
                 return next(a for a in legal if isinstance(a, Surcoinche))
             return PASS
         coinche = next((a for a in legal if isinstance(a, Coinche)), None)
-        if coinche is not None and best is not None and best_seat != (me + 2) % 4 and best.value >= 100 \
-                and self._defends(obs.hand, best):
+        if (
+            coinche is not None
+            and best is not None
+            and best_seat != (me + 2) % 4
+            and best.value >= 100
+            and self._defends(obs.hand, best)
+        ):
             return coinche
         choice: tuple[int, int] | None = None  # (estimate, strain)
         for strain in rules.strains():
@@ -205,6 +210,7 @@ class HeuristicAgent:
         masters = [c for c in plain if self._is_master(c, mode, gone)]
         if masters:
             return max(masters, key=lambda c: (mode.points[c], mode.strength[c]))
+
         # No sure winner: a low card of the longest plain suit, keeping tens guarded.
         def length(c: int) -> int:
             return (obs.hand & SUIT_MASKS[c >> 3]).bit_count()
@@ -235,11 +241,13 @@ class HeuristicAgent:
                 return max(winners, key=lambda c: (mode.points[c], -mode.strength[c]))
             safe = [c for c in winners if self._is_master(c, mode, gone)]
             if safe:
-                return min(safe, key=lambda c: (mode.strength[c] + (16 if trump_mask >> c & 1 else 0)))
+                return min(safe, key=lambda c: mode.strength[c] + (16 if trump_mask >> c & 1 else 0))
             return min(winners, key=lambda c: (mode.points[c], mode.strength[c]))
         # Losing (or partner holding without certainty): the cheapest card, plain before trump.
-        return min(cards, key=lambda c: (bool(trump_mask >> c & 1) and mode.strain != TOUT_ATOUT,
-                                         mode.points[c], mode.strength[c]))
+        return min(
+            cards,
+            key=lambda c: (bool(trump_mask >> c & 1) and mode.strain != TOUT_ATOUT, mode.points[c], mode.strength[c]),
+        )
 
     @staticmethod
     def _holds_safely(card: int, led: int, mode: PlayMode, gone: int, obs: Observation) -> bool:
@@ -250,5 +258,3 @@ class HeuristicAgent:
         if mode.trump_mask >> card & 1 or mode.strain >= 4:
             return True
         return mode.trump_mask & ~gone == 0
-
-

@@ -70,8 +70,12 @@ class Knowledge:
                 pair = _QUEEN_KING << (c & ~7)
                 known[s] |= pair & ~(1 << c) & ~played[s]
         taker = obs.contract.taker if obs.contract is not None else obs.seat
-        if obs.retourne is not None and taker != obs.seat and obs.phase.value != "auction" \
-                and not played[taker] >> obs.retourne & 1:
+        if (
+            obs.retourne is not None
+            and taker != obs.seat
+            and obs.phase.value != "auction"
+            and not played[taker] >> obs.retourne & 1
+        ):
             known[taker] |= 1 << obs.retourne
         all_played = 0
         for mask in played.values():
@@ -123,8 +127,10 @@ class Knowledge:
         return hands
 
     def _announcements_fit(self, hands: dict[int, int]) -> bool:
-        return all(_holds(hands.get(s, 0) | self.known.get(s, 0) | self.played.get(s, 0), kinds)
-                   for s, kinds in self.declared.items())
+        return all(
+            _holds(hands.get(s, 0) | self.known.get(s, 0) | self.played.get(s, 0), kinds)
+            for s, kinds in self.declared.items()
+        )
 
 
 def _hand_size(obs: Observation, seat: int, played: int) -> int:
@@ -158,8 +164,15 @@ def _exclusions(obs: Observation, unseen: int) -> dict[int, int]:
             while candidates:
                 low = candidates & -candidates
                 candidates ^= low
-                mask, _ = legal_mask((1 << card) | low, cards[0], cards[win], partner, mode,
-                                     rules.overtrump_partner, rules.must_undertrump)
+                mask, _ = legal_mask(
+                    (1 << card) | low,
+                    cards[0],
+                    cards[win],
+                    partner,
+                    mode,
+                    rules.overtrump_partner,
+                    rules.must_undertrump,
+                )
                 if not mask >> card & 1:
                     rule_out |= low
             if rule_out:

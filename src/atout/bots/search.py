@@ -165,13 +165,15 @@ class SearchAgent:
                 need = MAKE_TO_BID_CAPOT if action.capot else self.spec.bid_make_rate
             elif isinstance(action, (Coinche, Surcoinche)) and current is not None:
                 bid, taker = current
-                contract = Contract(bid.value, bid.strain, taker, 2 if isinstance(action, Surcoinche) else 1,
-                                    bid.capot)
+                contract = Contract(bid.value, bid.strain, taker, 2 if isinstance(action, Surcoinche) else 1, bid.capot)
                 # Coinche a contract the samples say fails; surcoinche one they say is made.
                 need = -self.spec.coinche_fail_rate if isinstance(action, Coinche) else MAKE_TO_BID_CAPOT
             else:  # pass: the current contract stands (or nobody plays); passing wins ties
-                contract = None if current is None else Contract(current[0].value, current[0].strain, current[1],
-                                                                 level, current[0].capot)
+                contract = (
+                    None
+                    if current is None
+                    else Contract(current[0].value, current[0].strain, current[1], level, current[0].capot)
+                )
                 need = None
             if contract is not None and contract.strain not in table.values:
                 continue
@@ -216,14 +218,24 @@ class SearchAgent:
             try:
                 for strain in strains:
                     hands = _complete(obs, placed, strain, self.rng)
-                    deal = Deal.from_snapshot(rules, obs.dealer, Contract(80 if rules.auction == "bids" else 0,
-                                                                          strain, obs.seat), hands,
-                                              (obs.dealer + 1) % rules.players, [], [0] * len(rules.sides),
-                                              [0] * len(rules.sides), [0] * rules.players, [0] * rules.players,
-                                              None, None)
+                    deal = Deal.from_snapshot(
+                        rules,
+                        obs.dealer,
+                        Contract(80 if rules.auction == "bids" else 0, strain, obs.seat),
+                        hands,
+                        (obs.dealer + 1) % rules.players,
+                        [],
+                        [0] * len(rules.sides),
+                        [0] * len(rules.sides),
+                        [0] * rules.players,
+                        [0] * rules.players,
+                        None,
+                        None,
+                    )
                     began = time.perf_counter()
-                    sample[strain] = solver.value(deal, side=rules.side_of(obs.seat),
-                                                  node_limit=self._nodes_left(start, self.spec.time_per_call))
+                    sample[strain] = solver.value(
+                        deal, side=rules.side_of(obs.seat), node_limit=self._nodes_left(start, self.spec.time_per_call)
+                    )
                     self._learn_speed(solver, began)
             except SearchLimit:
                 break
@@ -282,9 +294,21 @@ def _snapshot(obs: Observation, placed: dict[int, int]) -> Deal:
         side = rules.side_of(t.winner)
         points[side] += t.points
         won[side] += 1
-    return Deal.from_snapshot(rules, obs.dealer, obs.contract, hands, leader, [c for _, c in obs.trick],
-                              [points[s] for s in rules.sides], [won[s] for s in rules.sides], [0] * n, [0] * n,
-                              None, None, _bits(placed.get(STOCK, 0)))
+    return Deal.from_snapshot(
+        rules,
+        obs.dealer,
+        obs.contract,
+        hands,
+        leader,
+        [c for _, c in obs.trick],
+        [points[s] for s in rules.sides],
+        [won[s] for s in rules.sides],
+        [0] * n,
+        [0] * n,
+        None,
+        None,
+        _bits(placed.get(STOCK, 0)),
+    )
 
 
 def _bits(mask: int) -> list[int]:
@@ -317,9 +341,10 @@ def _own_bonus(obs: Observation, strain: int) -> int:
     if rules.belote and strain < 4 and hand >> (8 * strain) & _QUEEN_KING == _QUEEN_KING:
         bonus += rules.belote_points
     if rules.announcements:
-        bonus += sum(a.points(strain, rules.announcement_values)
-                     for a in best_announcements(hand, strain, rules.announcement_values,
-                                                 rules.announcement_tiebreak))
+        bonus += sum(
+            a.points(strain, rules.announcement_values)
+            for a in best_announcements(hand, strain, rules.announcement_values, rules.announcement_tiebreak)
+        )
     return bonus
 
 
@@ -327,8 +352,9 @@ def _points_in_play(rules: Ruleset, strain: int) -> int:
     """Card points of a deal, dix de der included (162 when the whole deck is played)."""
     if rules.players * rules.hand_size == (24 if rules.short_deck else 32):
         return 162
-    deck_points = sum(play_mode(strain, rules.ta_values).points[c] for c in range(32)
-                      if deck_mask(rules.short_deck) >> c & 1)
+    deck_points = sum(
+        play_mode(strain, rules.ta_values).points[c] for c in range(32) if deck_mask(rules.short_deck) >> c & 1
+    )
     return deck_points * rules.players * rules.hand_size // 32 + 10
 
 
@@ -360,8 +386,11 @@ def _utility(obs: Observation, value: int) -> float:
     """The score the seat expects when its side takes ``value`` more card points from here."""
     rules = obs.rules
     assert obs.contract is not None
-    mine = {obs.seat} if rules.players != 3 or obs.seat == obs.contract.taker else \
-        {s for s in range(3) if s != obs.contract.taker}
+    mine = (
+        {obs.seat}
+        if rules.players != 3 or obs.seat == obs.contract.taker
+        else {s for s in range(3) if s != obs.contract.taker}
+    )
     if rules.players == 4:
         mine = {s for s in range(4) if rules.side_of(s) == rules.side_of(obs.seat)}
     taken = sum(t.points for t in obs.tricks if t.winner in mine)
@@ -370,8 +399,11 @@ def _utility(obs: Observation, value: int) -> float:
     if obs.belote_ok and (obs.belote_ok.bit_count() == 2):
         bonus += rules.belote_points
     if obs.announcement_winner is not None and obs.announcement_winner in {rules.side_of(s) for s in mine}:
-        bonus += sum(a.points(obs.contract.strain, rules.announcement_values)
-                     for announced in obs.shown.values() for a in announced)
+        bonus += sum(
+            a.points(obs.contract.strain, rules.announcement_values)
+            for announced in obs.shown.values()
+            for a in announced
+        )
     return _score_for(rules, obs.contract, obs.seat, taken + value, bonus)[0]
 
 

@@ -123,8 +123,9 @@ class ComposedAgent:
     card-play agent behind one interface; ``noise`` is the chance of a random card (a beginner's
     slips; his bidding stays his own)."""
 
-    def __init__(self, name: str, bidder: Agent, player: Agent, noise: float, seed: int,
-                 taker: Agent | None = None) -> None:
+    def __init__(
+        self, name: str, bidder: Agent, player: Agent, noise: float, seed: int, taker: Agent | None = None
+    ) -> None:
         self.name = name
         self.bidder = bidder
         self.taker = taker or bidder

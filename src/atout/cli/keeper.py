@@ -23,19 +23,26 @@ from atout.scorebook import ScoreBook, Sheet
 from atout.scoring import DealFacts
 
 _T: dict[str, tuple[str, str]] = {
-    "contract_q": ("Donne {n} — contrat (90H, 100 coeur, capot pique), « passe » si personne n'a pris, "
-                   "ou « aide » : ", "Deal {n} — contract (90H, 100 hearts, capot spades), 'pass' if nobody "
-                                     "took, or 'help': "),
-    "trump_q": ("Donne {n} — atout (pique, coeur, carreau, trèfle), « passe » si personne n'a pris, ou « aide » : ",
-                "Deal {n} — trump (spades, hearts, diamonds, clubs), 'pass' if nobody took, or 'help': "),
+    "contract_q": (
+        "Donne {n} — contrat (90H, 100 coeur, capot pique), « passe » si personne n'a pris, ou « aide » : ",
+        "Deal {n} — contract (90H, 100 hearts, capot spades), 'pass' if nobody took, or 'help': ",
+    ),
+    "trump_q": (
+        "Donne {n} — atout (pique, coeur, carreau, trèfle), « passe » si personne n'a pris, ou « aide » : ",
+        "Deal {n} — trump (spades, hearts, diamonds, clubs), 'pass' if nobody took, or 'help': ",
+    ),
     "takers_q": ("Preneurs ({names}) : ", "Takers ({names}): "),
     "coinche_q": ("Coinche ? (non, coinche, surcoinche) [non] : ", "Doubled? (no, coinche, surcoinche) [no]: "),
-    "points_q": ("Points des preneurs (0 à {total}), ou « capot » / « capot défense » : ",
-                 "Takers' card points (0 to {total}), or 'capot' / 'capot defence': "),
+    "points_q": (
+        "Points des preneurs (0 à {total}), ou « capot » / « capot défense » : ",
+        "Takers' card points (0 to {total}), or 'capot' / 'capot defence': ",
+    ),
     "points_each_q": ("Points de {name} : ", "{name}'s card points: "),
     "belote_q": ("Belote ? (personne, {names}) [personne] : ", "Belote? (nobody, {names}) [nobody]: "),
-    "ann_q": ("Annonces ? (« {a} 50 », « {a} 50, {b} 20 ») [aucune] : ",
-              "Announcements? ('{a} 50', '{a} 50, {b} 20') [none]: "),
+    "ann_q": (
+        "Annonces ? (« {a} 50 », « {a} 50, {b} 20 ») [aucune] : ",
+        "Announcements? ('{a} 50', '{a} 50, {b} 20') [none]: ",
+    ),
     "marks": ("Marques : {marks} · Totaux : {totals}", "Marks: {marks} · Totals: {totals}"),
     "held": (" · {n} points en litige", " · {n} points held (litige)"),
     "winner": ("Partie gagnée par {name} !", "{name} win the game!"),
@@ -44,11 +51,13 @@ _T: dict[str, tuple[str, str]] = {
     "error": ("Saisie refusée : {why}", "Entry refused: {why}"),
     "saved": ("(Feuille n° {id} enregistrée.)", "(Sheet #{id} saved.)"),
     "outcome": ("{label}: {outcome}", "{label}: {outcome}"),
-    "help": ("Une donne : répondez aux questions, ou tapez-la sur une ligne : 90H Nous 102 x belote=Nous "
-             "annonces=Nous:50 (capot : « capot » ou « capot-defense »).\n"
-             "Commandes : annuler, corriger, scores, quitter.",
-             "A deal: answer the questions, or type it on one line: 90H Us 102 x belote=Us announcements=Us:50 "
-             "(capot: 'capot' or 'capot-defence').\nCommands: undo, edit, scores, quit."),
+    "help": (
+        "Une donne : répondez aux questions, ou tapez-la sur une ligne : 90H Nous 102 x belote=Nous "
+        "annonces=Nous:50 (capot : « capot » ou « capot-defense »).\n"
+        "Commandes : annuler, corriger, scores, quitter.",
+        "A deal: answer the questions, or type it on one line: 90H Us 102 x belote=Us announcements=Us:50 "
+        "(capot: 'capot' or 'capot-defence').\nCommands: undo, edit, scores, quit.",
+    ),
 }
 OUTCOMES = {"made": ("réussi", "made"), "chute": ("chuté", "failed"), "litige": ("litige", "tie (litige)")}
 T = TypeVar("T")
@@ -74,8 +83,14 @@ def tr(key: str, lang: str, **values: object) -> str:
 class Keeper:
     """The question-and-answer loop of one score sheet."""
 
-    def __init__(self, book: ScoreBook, sheet_id: int, lang: str = "fr",
-                 ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        book: ScoreBook,
+        sheet_id: int,
+        lang: str = "fr",
+        ask: Callable[[str], str] = input,
+        say: Callable[[str], None] = print,
+    ) -> None:
         self.book = book
         self.sheet_id = sheet_id
         self.lang = lang
@@ -150,8 +165,9 @@ class Keeper:
             else:
                 call = parse_call(text)
                 if not isinstance(call, Bid):
-                    raise AtoutError(f"« {text} » n'est pas un contrat" if self.lang == "fr" else
-                                     f"'{text}' is not a contract")
+                    raise AtoutError(
+                        f"« {text} » n'est pas un contrat" if self.lang == "fr" else f"'{text}' is not a contract"
+                    )
                 contract = Contract(call.value, call.strain, 0, 0, call.capot)
             if len(tokens) > size:
                 return self._one_line(sheet, contract, tokens[size:])
@@ -171,13 +187,18 @@ class Keeper:
         if len(rules.sides) == 2:
             total = 162 if rules.players * rules.hand_size == (24 if rules.short_deck else 32) else None
             if total is not None:
-                points, capot = self._ask_until(tr("points_q", lang, total=total),
-                                                lambda a: self._points(sheet, a, taker))
-                card = {taker: points, 1 - taker: total - points} if capot is None else \
-                    {capot: rules.capot_points, 1 - capot: 0}
+                points, capot = self._ask_until(
+                    tr("points_q", lang, total=total), lambda a: self._points(sheet, a, taker)
+                )
+                card = (
+                    {taker: points, 1 - taker: total - points}
+                    if capot is None
+                    else {capot: rules.capot_points, 1 - capot: 0}
+                )
             else:
-                card = {s: self._ask_until(tr("points_each_q", lang, name=sheet.sides[s]), _number)
-                        for s in rules.sides}
+                card = {
+                    s: self._ask_until(tr("points_each_q", lang, name=sheet.sides[s]), _number) for s in rules.sides
+                }
                 capot = None
         else:
             card = {s: self._ask_until(tr("points_each_q", lang, name=sheet.sides[s]), _number) for s in rules.sides}
@@ -187,15 +208,19 @@ class Keeper:
             belote = self._ask_until(tr("belote_q", lang, names=names), lambda a: self._belote(sheet, a))
         announcements: dict[int, int] = {}
         if rules.announcements:
-            announcements = self._ask_until(tr("ann_q", lang, a=sheet.sides[0], b=sheet.sides[-1]),
-                                            lambda a: self._announcements(sheet, a))
+            announcements = self._ask_until(
+                tr("ann_q", lang, a=sheet.sides[0], b=sheet.sides[-1]), lambda a: self._announcements(sheet, a)
+            )
         return DealFacts(contract, card, belote, announcements, capot)
 
     def _one_line(self, sheet: Sheet, contract: Contract, tokens: list[str]) -> DealFacts:
         rules = sheet.rules
         if len(rules.sides) != 2 or rules.players * rules.hand_size != (24 if rules.short_deck else 32):
-            raise AtoutError("tapez la donne question par question ici" if self.lang == "fr" else
-                             "enter this deal question by question")
+            raise AtoutError(
+                "tapez la donne question par question ici"
+                if self.lang == "fr"
+                else "enter this deal question by question"
+            )
         taker = self._side(sheet, tokens[0])
         level = 0
         belote: dict[int, int] = {}
@@ -212,8 +237,7 @@ class Keeper:
             else:
                 raise AtoutError(f"« {token} » ?" if self.lang == "fr" else f"'{token}'?")
         points, capot = self._points(sheet, points_token, taker)
-        card = {taker: points, 1 - taker: 162 - points} if capot is None else \
-            {capot: rules.capot_points, 1 - capot: 0}
+        card = {taker: points, 1 - taker: 162 - points} if capot is None else {capot: rules.capot_points, 1 - capot: 0}
         contract = Contract(contract.value, contract.strain, taker, level, contract.capot)
         return DealFacts(contract, card, belote, announcements, capot)
 
@@ -237,8 +261,9 @@ class Keeper:
             return sheet.rules.side_of(parse_seat(sheet.rules, text))
         except AtoutError:
             names = ", ".join(sheet.sides)
-            raise AtoutError(f"« {text} » n'est pas un camp ({names})" if self.lang == "fr" else
-                             f"'{text}' is not a side ({names})") from None
+            raise AtoutError(
+                f"« {text} » n'est pas un camp ({names})" if self.lang == "fr" else f"'{text}' is not a side ({names})"
+            ) from None
 
     def _points(self, sheet: Sheet, text: str, taker: int) -> tuple[int, int | None]:
         key = text.strip().lower().replace("é", "e")
@@ -269,8 +294,11 @@ class Keeper:
         for part in key.split(","):
             words = part.split()
             if len(words) != 2:
-                raise AtoutError(f"« {part.strip()} » : camp puis points" if self.lang == "fr" else
-                                 f"'{part.strip()}': side then points")
+                raise AtoutError(
+                    f"« {part.strip()} » : camp puis points"
+                    if self.lang == "fr"
+                    else f"'{part.strip()}': side then points"
+                )
             side = self._side(sheet, words[0])
             out[side] = out.get(side, 0) + _number(words[1])
         return out
@@ -279,8 +307,10 @@ class Keeper:
     def scores_line(self, sheet: Sheet) -> str:
         lang = self.lang
         entries = sheet.entries
-        marks = ", ".join(f"{sheet.sides[s]} {v}" for s, v in (entries[-1].marks if entries else
-                                                                 {s: 0 for s in sheet.rules.sides}).items())
+        marks = ", ".join(
+            f"{sheet.sides[s]} {v}"
+            for s, v in (entries[-1].marks if entries else {s: 0 for s in sheet.rules.sides}).items()
+        )
         totals = ", ".join(f"{sheet.sides[s]} {v}" for s, v in sheet.match.scores.items())
         line = tr("marks", lang, marks=marks, totals=totals)
         if entries and entries[-1].score is not None:
@@ -293,8 +323,9 @@ class Keeper:
     def table(self, sheet: Sheet) -> str:
         rows = ["    " + "".join(f"{name:>10}" for name in sheet.sides)]
         for i, entry in enumerate(sheet.entries, start=1):
-            label = entry.facts.contract.label(self.lang) if entry.facts else ("passe" if self.lang == "fr" else
-                                                                                  "passed")
+            label = (
+                entry.facts.contract.label(self.lang) if entry.facts else ("passe" if self.lang == "fr" else "passed")
+            )
             rows.append(f"{i:>3} " + "".join(f"{entry.marks[s]:>10}" for s in sheet.rules.sides) + f"   {label}")
         rows.append("    " + "".join(f"{v:>10}" for v in sheet.match.scores.values()))
         return "\n".join(rows)

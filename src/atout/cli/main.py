@@ -111,20 +111,35 @@ def _arena(args: argparse.Namespace) -> int:
             step = lambda n: bar.advance(task, n)  # noqa: E731
             ratings: dict[str, float] = {}
             if len(specs) == 2:
-                results = [run_pair(rules, specs[0], specs[1], args.deals, args.seed, args.workers,
-                                    args.backend, out, step, previous)]
+                results = [
+                    run_pair(
+                        rules,
+                        specs[0],
+                        specs[1],
+                        args.deals,
+                        args.seed,
+                        args.workers,
+                        args.backend,
+                        out,
+                        step,
+                        previous,
+                    )
+                ]
             else:
-                results, ratings = run_tournament(rules, specs, args.deals, args.seed, args.workers,
-                                                  args.backend, out, step, previous)
+                results, ratings = run_tournament(
+                    rules, specs, args.deals, args.seed, args.workers, args.backend, out, step, previous
+                )
     finally:
         if out is not None:
             out.close()
     for result in results:
         rate = result.win_rate
         verdict = "significant" if result.diff.significant else "not significant"
-        print(f"{result.a} vs {result.b} ({rules.name}, {len(result.boards)} duplicate deals): "
-              f"{result.diff} points per deal ({verdict}); matches won by {result.a}: "
-              f"{result.wins:g}/{result.matches} = {rate.mean:.0%} [{rate.low:.0%}, {rate.high:.0%}]")
+        print(
+            f"{result.a} vs {result.b} ({rules.name}, {len(result.boards)} duplicate deals): "
+            f"{result.diff} points per deal ({verdict}); matches won by {result.a}: "
+            f"{result.wins:g}/{result.matches} = {rate.mean:.0%} [{rate.low:.0%}, {rate.high:.0%}]"
+        )
     if ratings:
         print("Elo:")
         for name, rating in sorted(ratings.items(), key=lambda item: -item[1]):
@@ -227,8 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a match in the terminal, as South against three bots")
     play.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
     play.add_argument("--target", type=int, default=0, help="points to win (default: the preset's)")
-    play.add_argument("--level", default="club", choices=("random", "debutant", "club", "expert"),
-                      help="the bots' level")
+    play.add_argument(
+        "--level", default="club", choices=("random", "debutant", "club", "expert"), help="the bots' level"
+    )
     play.add_argument("--sa-ta", action="store_true", help="allow sans atout and tout atout")
     play.add_argument("--lang", default="fr", choices=("fr", "en"))
     play.add_argument("--save", help="save file (default: partie.txt in atout's data directory)")
@@ -244,8 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     score = sub.add_parser("score", help="keep the score of a game played with real cards")
-    score.add_argument("action", nargs="?", choices=("new", "list", "resume", "show", "export", "delete"),
-                       help="new sheet, list sheets, resume/show/export/delete sheet ID (default: list)")
+    score.add_argument(
+        "action",
+        nargs="?",
+        choices=("new", "list", "resume", "show", "export", "delete"),
+        help="new sheet, list sheets, resume/show/export/delete sheet ID (default: list)",
+    )
     score.add_argument("id", nargs="?", type=int, help="the sheet's number (see atout score list)")
     score.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
     score.add_argument("--target", type=int, default=0, help="points to win (default: the preset's)")
@@ -263,8 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     referee.add_argument("--lang", default="fr", choices=("fr", "en"))
     referee.set_defaults(run=_referee)
 
-    analyse = sub.add_parser("analyse", aliases=["analyze"],
-                             help="the double-dummy value and cost of every card of a recorded deal")
+    analyse = sub.add_parser(
+        "analyse", aliases=["analyze"], help="the double-dummy value and cost of every card of a recorded deal"
+    )
     analyse.add_argument("file", help="a record file (text or JSON)")
     analyse.add_argument("--lang", default="fr", choices=("fr", "en"))
     analyse.set_defaults(run=_analyse)
@@ -278,8 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     arena.add_argument("--backend", default="process", choices=("process", "ray"))
     arena.add_argument("--out", help="append the results to this JSON-lines file")
-    arena.add_argument("--resume", action="store_true",
-                       help="keep the boards of the same run already in --out and play only the missing ones")
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the boards of the same run already in --out and play only the missing ones",
+    )
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_arena)
     return parser

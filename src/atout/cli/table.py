@@ -46,8 +46,11 @@ from atout.solver.analysis import CardAnalysis
 class SummaryScreen(ModalScreen[bool]):
     """The end of a deal: the score in detail, then the double-dummy cost of the human's cards."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "next", show=False), Binding("space", "next", show=False),
-                                         Binding("q", "quit_game", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "next", show=False),
+        Binding("space", "next", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
 
     def __init__(self, app: TableApp) -> None:
         super().__init__()
@@ -106,14 +109,25 @@ class SummaryScreen(ModalScreen[bool]):
 class TableApp(App[None]):
     """The card table."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "save", "save", priority=True),
-                                         Binding("ctrl+q", "leave", "quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "save", priority=True),
+        Binding("ctrl+q", "leave", "quit", priority=True),
+    ]
     #: Words that run a command when typed in the entry (during the auction the keys go there).
     ENTRY_COMMANDS: ClassVar[dict[str, str]] = {
-        "?": "hint", "aide": "hint", "conseil": "hint", "hint": "hint",
-        "s": "save", "sauver": "save", "save": "save",
-        "q": "leave", "quitter": "leave", "quit": "leave",
-        "d": "last_trick", "l": "last_trick"}
+        "?": "hint",
+        "aide": "hint",
+        "conseil": "hint",
+        "hint": "hint",
+        "s": "save",
+        "sauver": "save",
+        "save": "save",
+        "q": "leave",
+        "quitter": "leave",
+        "quit": "leave",
+        "d": "last_trick",
+        "l": "last_trick",
+    }
 
     CSS = """
     Screen { layout: vertical; }
@@ -129,8 +143,14 @@ class TableApp(App[None]):
     #summary { width: 78; height: auto; max-height: 22; border: round $primary; padding: 0 1; background: $panel; }
     """
 
-    def __init__(self, session: GameSession, lang: str = "fr", save_path: Path | None = None,
-                 bot_delay: float = 0.6, analyse: bool = True) -> None:
+    def __init__(
+        self,
+        session: GameSession,
+        lang: str = "fr",
+        save_path: Path | None = None,
+        bot_delay: float = 0.6,
+        analyse: bool = True,
+    ) -> None:
         super().__init__()
         self.session = session
         self.lang = lang
@@ -173,7 +193,8 @@ class TableApp(App[None]):
         goal = f"{t('target', lang)} {rules.target}" if rules.target and not rules.deals else f"{rules.deals} donnes"
         self.query_one("#status", Static).update(
             f" atout · {rules.name} · {t('score', lang)} {scores} · {goal} · "
-            f"{t('dealer', lang)} {seat_name(rules, deal.dealer, lang)}")
+            f"{t('dealer', lang)} {seat_name(rules, deal.dealer, lang)}"
+        )
         if deal.contract is not None:
             c = deal.contract
             contract = f"{t('contract', lang)} : {c.label(lang)} {t('by', lang)} {self.seat_label(c.taker)}"
@@ -257,8 +278,11 @@ class TableApp(App[None]):
         if self.pending_belote is not None:
             return t("belote_q", lang, card=self.pending_belote.label(lang))
         if isinstance(legal[0], Declare):
-            options = [f"{i} {a.label(lang) if a.announcements else t('declare_none', lang)}"
-                       for i, a in enumerate(legal, start=1) if isinstance(a, Declare)]
+            options = [
+                f"{i} {a.label(lang) if a.announcements else t('declare_none', lang)}"
+                for i, a in enumerate(legal, start=1)
+                if isinstance(a, Declare)
+            ]
             return t("declare", lang) + "  " + " · ".join(options)
         if isinstance(legal[0], Play):
             return t("your_turn_play", lang)
@@ -343,8 +367,11 @@ class TableApp(App[None]):
             what = ", ".join(f"{a.kind.replace('carre', 'carré')}" for a in action.announcements)
             self.say(t("announces", lang, seat=self.seat_label(seat), what=what))
         elif isinstance(action, Play) and action.belote:
-            said = sum(1 for s, c in self.session.deal.observation(seat).belote_said if s == seat and
-                       c >> 3 == action.card >> 3)
+            said = sum(
+                1
+                for s, c in self.session.deal.observation(seat).belote_said
+                if s == seat and c >> 3 == action.card >> 3
+            )
             self.say(t("says_rebelote" if said == 2 else "says_belote", lang, seat=self.seat_label(seat)))
 
     def _human(self, action: Action) -> None:
@@ -387,8 +414,13 @@ class TableApp(App[None]):
         if character.isdigit() and session.human_to_play and not session.deal_over:
             self._choose(int(character))
             return
-        actions = {"?": self.action_hint, "d": self.action_last_trick, "l": self.action_last_trick,
-                   "s": self.action_save, "q": self.action_leave}
+        actions = {
+            "?": self.action_hint,
+            "d": self.action_last_trick,
+            "l": self.action_last_trick,
+            "s": self.action_save,
+            "q": self.action_leave,
+        }
         if character in actions:
             actions[character]()
 
@@ -422,8 +454,11 @@ class TableApp(App[None]):
         self.call_from_thread(self._show_hint, action)
 
     def _show_hint(self, action: Action) -> None:
-        label = action.label(self.lang) if not isinstance(action, Declare) or action.announcements else \
-            t("declare_none", self.lang)
+        label = (
+            action.label(self.lang)
+            if not isinstance(action, Declare) or action.announcements
+            else t("declare_none", self.lang)
+        )
         self.say(t("hint", self.lang, action=label))
         self.refresh_view()
 
@@ -434,8 +469,9 @@ class TableApp(App[None]):
         else:
             last = tricks[-1]
             n = self.session.rules.players
-            cards = " ".join(f"{self.seat_label(last.seat_of(i, n))} {c.label(self.lang)}"
-                             for i, c in enumerate(last.cards))
+            cards = " ".join(
+                f"{self.seat_label(last.seat_of(i, n))} {c.label(self.lang)}" for i, c in enumerate(last.cards)
+            )
             self.say(f"{t('last_trick', self.lang)} : {cards} → {self.seat_label(last.winner)}")
         self.refresh_view()
 

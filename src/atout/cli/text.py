@@ -60,8 +60,10 @@ def deal_summary(deal: Deal, lang: str = "fr", hands: bool = True) -> str:
     contract = deal.contract
     assert contract is not None
     by = "par" if lang == "fr" else "by"
-    out.append(f"{'Contrat' if lang == 'fr' else 'Contract'}: {contract.label(lang)} {by} "
-               f"{seat_name(rules, contract.taker, lang)} — {OUTCOMES[lang][result.score.outcome]}")
+    out.append(
+        f"{'Contrat' if lang == 'fr' else 'Contract'}: {contract.label(lang)} {by} "
+        f"{seat_name(rules, contract.taker, lang)} — {OUTCOMES[lang][result.score.outcome]}"
+    )
     points = ", ".join(f"{side_name(deal, s, lang)} {v}" for s, v in result.card_points.items())
     out.append(f"{'Points des plis' if lang == 'fr' else 'Card points'}: {points}")
     out.extend(score_lines(deal, result.score, lang))
@@ -71,15 +73,20 @@ def deal_summary(deal: Deal, lang: str = "fr", hands: bool = True) -> str:
 def analysis_lines(deal: Deal, analysis: list[CardAnalysis], lang: str = "fr") -> list[str]:
     """One line per card played: value, best value, cost; then each side's total cost."""
     fr = lang == "fr"
-    head = ("Pli", "Joueur", "Carte", "Valeur", "Meilleure", "Coût", "Meilleures cartes") if fr else \
-        ("Trick", "Seat", "Card", "Value", "Best", "Cost", "Best cards")
+    head = (
+        ("Pli", "Joueur", "Carte", "Valeur", "Meilleure", "Coût", "Meilleures cartes")
+        if fr
+        else ("Trick", "Seat", "Card", "Value", "Best", "Cost", "Best cards")
+    )
     lines = ["{:>5}  {:<6}  {:<5}  {:>6}  {:>9}  {:>4}  {}".format(*head)]
     lost: dict[int, int] = {}
     for a in analysis:
         best = " ".join(c.label(lang) for c in a.best_cards)
         mark = ("  ← erreur" if fr else "  ← mistake") if a.mistake else ""
-        lines.append(f"{a.trick:>5}  {seat_name(deal.rules, a.seat, lang):<6}  {a.card.label(lang):<5}  "
-                     f"{a.value:>6}  {a.best:>9}  {a.cost:>4}  {best}{mark}")
+        lines.append(
+            f"{a.trick:>5}  {seat_name(deal.rules, a.seat, lang):<6}  {a.card.label(lang):<5}  "
+            f"{a.value:>6}  {a.best:>9}  {a.cost:>4}  {best}{mark}"
+        )
         side = deal.rules.side_of(a.seat)
         lost[side] = lost.get(side, 0) + a.cost
     for side, points in sorted(lost.items()):

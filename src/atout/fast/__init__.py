@@ -38,6 +38,15 @@ from atout.fast.kernels import (
 )
 
 __all__ = [
-    "ABOVE", "POINTS", "STRENGTH", "TRUMP_MASK", "card_points", "legal_mask", "mode_of", "rollout", "rollouts",
-    "trick_winner", "warm_up",
+    "ABOVE",
+    "POINTS",
+    "STRENGTH",
+    "TRUMP_MASK",
+    "card_points",
+    "legal_mask",
+    "mode_of",
+    "rollout",
+    "rollouts",
+    "trick_winner",
+    "warm_up",
 ]

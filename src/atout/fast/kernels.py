@@ -44,16 +44,20 @@ def mode_of(strain: int, rules: Ruleset) -> int:
 @intrinsic
 def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
     """LLVM's population count (one instruction on current CPUs)."""
+
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         return builder.ctpop(args[0])
+
     return types.int64(types.int64), codegen
 
 
 @intrinsic
 def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
     """LLVM's count of trailing zeros, undefined for zero (one instruction on current CPUs)."""
+
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
     return types.int64(types.int64), codegen
 
 
@@ -70,8 +74,9 @@ def lowest(x: int) -> int:
 
 
 @njit(cache=True)
-def legal_mask(hand: int, led: int, winner: int, partner_winning: bool, mode: int, over_partner: bool,
-               undertrump: bool) -> int:
+def legal_mask(
+    hand: int, led: int, winner: int, partner_winning: bool, mode: int, over_partner: bool, undertrump: bool
+) -> int:
     """The legal cards of ``hand`` (same rules as :func:`atout.play.legal_mask`)."""
     if led < 0:
         return hand
@@ -157,9 +162,20 @@ def _pick(mask: int, state: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def rollout(hands: np.ndarray, players: int, leader: int, trick: np.ndarray, trick_count: int, mode: int,
-            partners: bool, over_partner: bool, undertrump: bool, state: np.ndarray, points: np.ndarray,
-            tricks: np.ndarray) -> None:
+def rollout(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    trick: np.ndarray,
+    trick_count: int,
+    mode: int,
+    partners: bool,
+    over_partner: bool,
+    undertrump: bool,
+    state: np.ndarray,
+    points: np.ndarray,
+    tricks: np.ndarray,
+) -> None:
     """Play the rest of a deal at random from a position.
 
     ``hands`` (masks by seat) is modified; ``trick`` holds the ``trick_count`` cards
@@ -206,8 +222,17 @@ def rollout(hands: np.ndarray, players: int, leader: int, trick: np.ndarray, tri
 
 
 @njit(cache=True)
-def rollouts(hands: np.ndarray, players: int, leader: int, mode: int, partners: bool, over_partner: bool,
-             undertrump: bool, count: int, seed: int) -> np.ndarray:
+def rollouts(
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    mode: int,
+    partners: bool,
+    over_partner: bool,
+    undertrump: bool,
+    count: int,
+    seed: int,
+) -> np.ndarray:
     """``count`` random playouts of a deal from the start of a trick: card points by seat, one row each."""
     out = np.zeros((count, players), np.int64)
     tricks = np.zeros(players, np.int64)

@@ -93,11 +93,22 @@ def position_of(deal: Deal) -> Position:
         taken[solver_side] += value
     mode = mode_of(deal.contract.strain, rules)
     hands = tuple(deal.hand_mask(s) for s in range(n))
-    in_play = sum(taken) + sum(card_points(h, mode) for h in hands) + sum(
-        play_mode(deal.contract.strain, rules.ta_values).points[c] for _, c in trick)
-    return Position(hands, leader, tuple(int(c) for _, c in trick), rules.hand_size - done,
-                    (won[0] == done, won[1] == done), seat_side, mode, rules.capot_points - in_play,
-                    (taken[0], taken[1]))
+    in_play = (
+        sum(taken)
+        + sum(card_points(h, mode) for h in hands)
+        + sum(play_mode(deal.contract.strain, rules.ta_values).points[c] for _, c in trick)
+    )
+    return Position(
+        hands,
+        leader,
+        tuple(int(c) for _, c in trick),
+        rules.hand_size - done,
+        (won[0] == done, won[1] == done),
+        seat_side,
+        mode,
+        rules.capot_points - in_play,
+        (taken[0], taken[1]),
+    )
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,7 @@ class Solver:
         self._ctx[core.PARTNERS] = int(rules.players == 4)
         self._ctx[core.OVER_PARTNER] = int(rules.overtrump_partner)
         self._ctx[core.UNDERTRUMP] = int(rules.must_undertrump)
-        self._ctx[core.KILLERS:] = -1  # no killer card yet
+        self._ctx[core.KILLERS :] = -1  # no killer card yet
         self._identity: tuple[object, ...] | None = None
         self._tricks = np.zeros((rules.hand_size + 1, 4), np.int64)
         self._seat_side = np.zeros(rules.players, np.int64)
@@ -157,9 +168,21 @@ class Solver:
         self._ctx[core.ME] = me
         hands, win = self._load(pos)
         with self._limit(node_limit):
-            core.solve_moves(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                             pos.capot[1], np.array(cards, np.int64), self._seat_side, self._ctx, self._table,
-                             values)
+            core.solve_moves(
+                hands,
+                pos.leader,
+                self._tricks,
+                len(pos.trick),
+                win,
+                pos.tricks_left,
+                pos.capot[0],
+                pos.capot[1],
+                np.array(cards, np.int64),
+                self._seat_side,
+                self._ctx,
+                self._table,
+                values,
+            )
         by_card = sorted(zip(cards, values, strict=True))
         return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
 
@@ -173,8 +196,22 @@ class Solver:
         hands, win = self._load(pos)
         upper = core.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
         with self._limit(node_limit):
-            value = core.exact(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left, pos.capot[0],
-                               pos.capot[1], 0, upper, guess, self._seat_side, self._ctx, self._table)
+            value = core.exact(
+                hands,
+                pos.leader,
+                self._tricks,
+                len(pos.trick),
+                win,
+                pos.tricks_left,
+                pos.capot[0],
+                pos.capot[1],
+                0,
+                upper,
+                guess,
+                self._seat_side,
+                self._ctx,
+                self._table,
+            )
         return int(value)
 
     @property
@@ -196,8 +233,21 @@ class Solver:
         self._ctx[core.ME] = me
         hands, win = self._load(pos)
         with self._limit(0):
-            found = core.search(hands, pos.leader, self._tricks, len(pos.trick), win, pos.tricks_left,
-                                pos.capot[0], pos.capot[1], need - 1, need, self._seat_side, self._ctx, self._table)
+            found = core.search(
+                hands,
+                pos.leader,
+                self._tricks,
+                len(pos.trick),
+                win,
+                pos.tricks_left,
+                pos.capot[0],
+                pos.capot[1],
+                need - 1,
+                need,
+                self._seat_side,
+                self._ctx,
+                self._table,
+            )
         return bool(found >= need)
 
     # -------------------------------------------------------------- internals

@@ -61,8 +61,9 @@ def analyse_actions(deal: Deal, solver: Solver | None = None) -> Iterator[CardAn
             value = solution.values[action.card]
             best = solution.value
             best_cards = tuple(c for c, v in solution.values.items() if v == best)
-            yield CardAnalysis(replay.trick_number + 1, seat, action.card, value, best, best_cards,
-                               len(solution.values))
+            yield CardAnalysis(
+                replay.trick_number + 1, seat, action.card, value, best, best_cards, len(solution.values)
+            )
         replay.apply(action, seat)
 
 

@@ -108,8 +108,18 @@ def _rule_score(card: int, top: int, holds: bool, last: bool, leading: bool, mod
 
 
 @_helper
-def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, win: int, card: int,
-                 seat_side: np.ndarray, players: int, mode: int, ctx: np.ndarray) -> int:
+def _trick_guess(
+    hands: np.ndarray,
+    leader: int,
+    trick: np.ndarray,
+    count: int,
+    win: int,
+    card: int,
+    seat_side: np.ndarray,
+    players: int,
+    mode: int,
+    ctx: np.ndarray,
+) -> int:
     """Play ``card`` and let the others answer with their best-looking card: the points the
     mover's side wins in the trick (negative if it loses them)."""
     led = trick[0] if count else card
@@ -125,8 +135,7 @@ def _trick_guess(hands: np.ndarray, leader: int, trick: np.ndarray, count: int, 
         seat = _seat(leader + j, players)
         side = seat_side[seat]
         partner_winning = ctx[PARTNERS] == 1 and j >= 2 and w == j - 2
-        legal = legal_mask(hands[seat], led, top, partner_winning, mode, ctx[OVER_PARTNER] == 1,
-                           ctx[UNDERTRUMP] == 1)
+        legal = legal_mask(hands[seat], led, top, partner_winning, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
         holds = seat_side[_seat(leader + w, players)] == side
         best = -1
         best_score = -(1 << 30)
@@ -159,9 +168,22 @@ def _last_can_beat(hand: int, led: int, winning: int, mode: int, ctx: np.ndarray
 
 
 @_helper
-def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, count: int, win: int,
-           seat_side: np.ndarray, leader: int, players: int, mode: int, moves: np.ndarray, ctx: np.ndarray,
-           scores: np.ndarray, tricks_left: int) -> int:
+def _order(
+    legal: int,
+    hands: np.ndarray,
+    remaining: int,
+    trick: np.ndarray,
+    count: int,
+    win: int,
+    seat_side: np.ndarray,
+    leader: int,
+    players: int,
+    mode: int,
+    moves: np.ndarray,
+    ctx: np.ndarray,
+    scores: np.ndarray,
+    tricks_left: int,
+) -> int:
     """Fill ``moves`` with the cards worth searching, best guesses first; return how many
     (``scores`` is scratch space, ``MAX_HAND`` entries).
 
@@ -185,8 +207,10 @@ def _order(legal: int, hands: np.ndarray, remaining: int, trick: np.ndarray, cou
         if _equivalent_below(card, legal, in_play, mode):
             continue
         if count <= 1 and players > 2 and tricks_left >= 5:
-            score = _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx) * 64 \
+            score = (
+                _trick_guess(hands, leader, trick, count, win, card, seat_side, players, mode, ctx) * 64
                 + STRENGTH[mode, card]
+            )
         else:
             score = _rule_score(card, trick[win], holds, count == players - 1, count == 0, mode)
         # insertion sort, highest score first
@@ -265,16 +289,19 @@ def _tt_index(key: int, meta: int, bits: int) -> int:
 def _prefetch(typingctx, table, slot):  # type: ignore[no-untyped-def]
     """Start loading ``table[slot]`` into the processor's cache (LLVM's prefetch), so that a later
     probe does not wait for memory."""
+
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         entries = context.make_array(signature.args[0])(context, builder, args[0])
         address = builder.gep(entries.data, [builder.mul(args[1], ir.Constant(ir.IntType(64), 2))])
         byte_ptr = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
-        prefetch = builder.module.declare_intrinsic("llvm.prefetch", [byte_ptr],
-                                                    ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+        prefetch = builder.module.declare_intrinsic(
+            "llvm.prefetch", [byte_ptr], ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        )
         read, keep, data = ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)
         builder.call(prefetch, [builder.bitcast(address, byte_ptr), read, keep, data])
         return context.get_dummy_value()
+
     return types.void(table, slot), codegen
 
 
@@ -342,8 +369,12 @@ def _canonical(remaining: int, keys: np.ndarray) -> int:
     between them gone) play alike, so they share an entry. Four lookups in ``keys``
     (:func:`_suit_keys`), one a suit, each on its own bits, so that :func:`_key_without` can
     change one suit's part alone."""
-    return keys[0, remaining & 0xFF] | keys[1, (remaining >> 8) & 0xFF] | keys[2, (remaining >> 16) & 0xFF] \
+    return (
+        keys[0, remaining & 0xFF]
+        | keys[1, (remaining >> 8) & 0xFF]
+        | keys[2, (remaining >> 16) & 0xFF]
         | keys[3, (remaining >> 24) & 0xFF]
+    )
 
 
 @njit(cache=True, inline="always")
@@ -363,8 +394,7 @@ def _tt_place(key: int, leader: int, capot0: bool, capot1: bool, ctx: np.ndarray
 
 
 @_helper
-def _sure_points(hands: np.ndarray, players: int, seat_side: np.ndarray, me: int, mode: int
-                 ) -> tuple[int, int]:
+def _sure_points(hands: np.ndarray, players: int, seat_side: np.ndarray, me: int, mode: int) -> tuple[int, int]:
     """Points sure for ``me`` and sure for the other side.
 
     Only the top trumps are sure: a run of the highest remaining trumps held by one
@@ -416,8 +446,7 @@ def _cheapest(cards: int, k: int, mode: int) -> int:
 
 
 @_helper
-def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int,
-                  followed: int) -> int:
+def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int, followed: int) -> int:
     """Points sure for the leader's side: the leader cashes the unbroken top of his trumps, then of
     each other suit for as long as nobody with trumps left could ruff (his partner, in the
     four-player game, need not: the leader holds the trick; with three players the other defender
@@ -469,8 +498,9 @@ def _quick_points(hands: np.ndarray, leader: int, players: int, seat_side: np.nd
 
 
 @njit(cache=True, inline="always")
-def _last_trick(hands: np.ndarray, leader: int, played: int, capot0: bool, capot1: bool, seat_side: np.ndarray,
-                ctx: np.ndarray) -> int:
+def _last_trick(
+    hands: np.ndarray, leader: int, played: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray
+) -> int:
     """Points side ``ctx[ME]`` takes from the last trick, which plays itself: each hand, less the
     cards of ``played``, holds one card."""
     players = ctx[PLAYERS]
@@ -504,8 +534,20 @@ def _minimax_step(v: int, best: int, alpha: int, beta: int, maximise: bool) -> t
 
 
 @njit(cache=True, inline="always")
-def _two_trick_line(r0: int, r1: int, r2: int, r3: int, w: int, first: int, mine: int, first_mine: bool, total: int,
-                    capot_mine: bool, mode: int, bonus: int) -> int:
+def _two_trick_line(
+    r0: int,
+    r1: int,
+    r2: int,
+    r3: int,
+    w: int,
+    first: int,
+    mine: int,
+    first_mine: bool,
+    total: int,
+    capot_mine: bool,
+    mode: int,
+    bonus: int,
+) -> int:
     """Points for side ``ctx[ME]`` of one line of the last two tricks. The first trick (``first``
     points) is over, ``w`` the index of its winner (``first_mine``: of our side); in the last one each
     plays his other card (``r0`` to ``r3``, 0 for no player), the first trick's winner leading.
@@ -522,8 +564,9 @@ def _two_trick_line(r0: int, r1: int, r2: int, r3: int, w: int, first: int, mine
 
 
 @_helper
-def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray,
-              total: int) -> int:
+def _last_two(
+    hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_side: np.ndarray, ctx: np.ndarray, total: int
+) -> int:
     """The exact points side ``ctx[ME]`` takes from the last two tricks (everyone holds two cards,
     worth ``total`` points), by alpha-beta over the first of them (at most 16 lines), the last one
     playing itself. Nested loops over scalars, one per player: cheaper than a table probe."""
@@ -566,8 +609,9 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
             if players == 2:
                 r0 = h0 & ~(1 << c0)
                 r1 = h1 & ~(1 << c1)
-                v1 = _two_trick_line(r0, r1, 0, 0, w1, p1, (r0 if max0 else r1), max0 == (w1 == 0), total, capot_mine,
-                                     mode, bonus)
+                v1 = _two_trick_line(
+                    r0, r1, 0, 0, w1, p1, (r0 if max0 else r1), max0 == (w1 == 0), total, capot_mine, mode, bonus
+                )
             else:
                 best2 = -INF if max2 else INF
                 a2 = a1
@@ -584,8 +628,9 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
                         r1 = h1 & ~(1 << c1)
                         r2 = h2 & ~(1 << c2)
                         mine = (r0 if max0 else 0) | (r1 if max1 else 0) | (r2 if max2 else 0)
-                        v2 = _two_trick_line(r0, r1, r2, 0, w2, p2, mine, (max0, max1, max2)[w2], total, capot_mine,
-                                             mode, bonus)
+                        v2 = _two_trick_line(
+                            r0, r1, r2, 0, w2, p2, mine, (max0, max1, max2)[w2], total, capot_mine, mode, bonus
+                        )
                     else:
                         best3 = -INF if max3 else INF
                         a3 = a2
@@ -598,8 +643,20 @@ def _last_two(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, seat_s
                             r0 = h0 & ~(1 << c0)
                             r2 = h2 & ~(1 << c2)
                             mine = r0 | r2 if max0 else (h1 & ~(1 << c1)) | (h3 & ~(1 << c3))
-                            v3 = _two_trick_line(r0, h1 & ~(1 << c1), r2, h3 & ~(1 << c3), w3, p2 + POINTS[mode, c3],
-                                                 mine, max0 == (w3 & 1 == 0), total, capot_mine, mode, bonus)
+                            v3 = _two_trick_line(
+                                r0,
+                                h1 & ~(1 << c1),
+                                r2,
+                                h3 & ~(1 << c3),
+                                w3,
+                                p2 + POINTS[mode, c3],
+                                mine,
+                                max0 == (w3 & 1 == 0),
+                                total,
+                                capot_mine,
+                                mode,
+                                bonus,
+                            )
                             best3, a3, b3 = _minimax_step(v3, best3, a3, b3, max3)
                         v2 = best3
                     best2, a2, b2 = _minimax_step(v2, best2, a2, b2, max2)
@@ -614,8 +671,18 @@ _NO_CARD = -(1 << 40)
 
 
 @njit(cache=True, inline="always")
-def _order3(legal: int, in_play: int, mode: int, top: int, holds: bool, last: bool, leading: bool, first: int,
-            second: int, third: int) -> tuple[int, int, int]:
+def _order3(
+    legal: int,
+    in_play: int,
+    mode: int,
+    top: int,
+    holds: bool,
+    last: bool,
+    leading: bool,
+    first: int,
+    second: int,
+    third: int,
+) -> tuple[int, int, int]:
     """The cards worth searching of a hand of at most three, best guesses first, as three keys
     (score × 64 + 63 − card, or ``_NO_CARD``): scored as :func:`_order` does below five tricks, raised
     for ``first``, ``second`` and ``third`` (the table's card, the killers), equivalent cards skipped."""
@@ -660,9 +727,21 @@ def _killed(slot: int, card: int, ctx: np.ndarray) -> None:
 
 
 @_helper
-def _three_tricks(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, alpha: int, beta: int, tt_best: int,
-                  remaining: int, pts: int, seat_side: np.ndarray, ctx: np.ndarray, table: np.ndarray,
-                  keys: np.ndarray) -> tuple[int, int, int]:
+def _three_tricks(
+    hands: np.ndarray,
+    leader: int,
+    capot0: bool,
+    capot1: bool,
+    alpha: int,
+    beta: int,
+    tt_best: int,
+    remaining: int,
+    pts: int,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+    keys: np.ndarray,
+) -> tuple[int, int, int]:
     """Four players, a trick start with three tricks left (``remaining`` the cards, worth ``pts``):
     the points side ``ctx[ME]`` takes, searched in the window (alpha, beta) (fail-soft); the best
     card; the nodes searched. The search's own alpha-beta, with its ordering and killers, written as
@@ -688,8 +767,7 @@ def _three_tricks(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, al
     b0 = beta
     key0 = _canonical(remaining, keys)
     lead_killers = _killer_slot(3, 0, 0)
-    for k in _order3(h0, remaining, mode, -1, False, False, True, tt_best, ctx[lead_killers],
-                     ctx[lead_killers + 1]):
+    for k in _order3(h0, remaining, mode, -1, False, False, True, tt_best, ctx[lead_killers], ctx[lead_killers + 1]):
         if k == _NO_CARD or a0 >= b0:
             break
         c0 = 63 - (k & 63)
@@ -715,8 +793,9 @@ def _three_tricks(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, al
             legal = legal_mask(h2, c0, top1, w1 == 0, mode, over, under)
             holds = w1 == 0 and not _last_can_beat(h3, c0, top1, mode, ctx)
             third_killers = _killer_slot(3, 2, c0)
-            for k in _order3(legal, remaining, mode, top1, holds, False, False, ctx[third_killers],
-                             ctx[third_killers + 1], -1):
+            for k in _order3(
+                legal, remaining, mode, top1, holds, False, False, ctx[third_killers], ctx[third_killers + 1], -1
+            ):
                 if k == _NO_CARD or a2 >= b2:
                     break
                 c2 = 63 - (k & 63)
@@ -772,8 +851,9 @@ def _three_tricks(hands: np.ndarray, leader: int, capot0: bool, capot1: bool, al
 
 
 @_helper
-def _leader_sure(hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int, need: int,
-                 work: np.ndarray) -> int:
+def _leader_sure(
+    hands: np.ndarray, leader: int, players: int, seat_side: np.ndarray, mode: int, need: int, work: np.ndarray
+) -> int:
     """Points sure for the leader's side (see :func:`_quick_points`). If that is less than ``need``,
     the leader may also give the lead to his partner: a low card of a suit whose master the partner
     holds (a side suit no opponent with trumps can ruff), the partner then cashing his own masters
@@ -830,9 +910,21 @@ _MAX_DEPTH = 40
 
 
 @njit(cache=True)
-def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
-           capot0: bool, capot1: bool, alpha: int, beta: int, seat_side: np.ndarray, ctx: np.ndarray,
-           table: np.ndarray) -> int:
+def search(
+    hands: np.ndarray,
+    leader: int,
+    tricks: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    alpha: int,
+    beta: int,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+) -> int:
     """Points side ``ctx[ME]`` takes from this node, searched in the window (alpha, beta) (fail-soft).
 
     ``tricks[tricks_left]`` holds the cards of the trick in progress (``count`` of them,
@@ -976,8 +1068,10 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                         if seat_side[lead] == me:
                             sure_me = max(sure_me, _leader_sure(hands, lead, players, seat_side, mode, b, work))
                         else:
-                            sure_them = max(sure_them, _leader_sure(hands, lead, players, seat_side, mode,
-                                                                    st_pts[d] + bonus - a, work))
+                            sure_them = max(
+                                sure_them,
+                                _leader_sure(hands, lead, players, seat_side, mode, st_pts[d] + bonus - a, work),
+                            )
                         most = st_pts[d] - sure_them + bonus
                         if most <= a:
                             value = most
@@ -988,8 +1082,21 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                             action = _RETURN
                             st_slot[d] = -1
                         elif left == 3 and players == 4:
-                            value, card, searched = _three_tricks(hands, lead, st_c0[d], st_c1[d], a, b, tt_best,
-                                                                  remaining, st_pts[d], seat_side, ctx, table, keys)
+                            value, card, searched = _three_tricks(
+                                hands,
+                                lead,
+                                st_c0[d],
+                                st_c1[d],
+                                a,
+                                b,
+                                tt_best,
+                                remaining,
+                                st_pts[d],
+                                seat_side,
+                                ctx,
+                                table,
+                                keys,
+                            )
                             nodes += searched
                             # Finish as a node whose every card was tried: the result goes to the table.
                             st_best[d] = value
@@ -1013,8 +1120,9 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 else:
                     w = st_win[d]
                     partner_winning = ctx[PARTNERS] == 1 and cnt >= 2 and w == cnt - 2
-                    legal = legal_mask(hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1,
-                                       ctx[UNDERTRUMP] == 1)
+                    legal = legal_mask(
+                        hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1
+                    )
                 moves = st_moves[d]
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:
                     # The table outgrows the processor's cache: fetch the entries of the
@@ -1048,8 +1156,22 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                     n = 1
                     st_staged[d] = first
                 else:
-                    n = _order(legal, hands, remaining, trick, cnt, st_win[d], seat_side, lead, players, mode,
-                               moves, ctx, scratch, left)
+                    n = _order(
+                        legal,
+                        hands,
+                        remaining,
+                        trick,
+                        cnt,
+                        st_win[d],
+                        seat_side,
+                        lead,
+                        players,
+                        mode,
+                        moves,
+                        ctx,
+                        scratch,
+                        left,
+                    )
                     # At the first and third places of a trick the killers come first (there they
                     # beat the rules and the trick simulation), elsewhere second.
                     _killers_to(0 if cnt % 2 == 0 else 1, st_moves, d, n, ctx, _killer_slot(left, cnt, trick[0]))
@@ -1073,8 +1195,22 @@ def search(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: 
                 remaining = st_rem[d]
                 trick = tricks[st_left[d]]
                 legal = st_legal[d] & ~_equivalents(first, st_legal[d], remaining, trick, st_count[d], mode)
-                k = _order(legal, hands, remaining, trick, st_count[d], st_win[d], seat_side, st_leader[d], players,
-                           mode, rest, ctx, scratch, st_left[d])
+                k = _order(
+                    legal,
+                    hands,
+                    remaining,
+                    trick,
+                    st_count[d],
+                    st_win[d],
+                    seat_side,
+                    st_leader[d],
+                    players,
+                    mode,
+                    rest,
+                    ctx,
+                    scratch,
+                    st_left[d],
+                )
                 st_n[d] = 1 + k
                 _killers_to(1, st_moves, d, st_n[d], ctx, _killer_slot(st_left[d], st_count[d], tricks[st_left[d], 0]))
             if st_i[d] < st_n[d] and st_alpha[d] < st_beta[d]:
@@ -1194,9 +1330,22 @@ def upper_bound(hands: np.ndarray, tricks: np.ndarray, count: int, tricks_left: 
 
 
 @njit(cache=True)
-def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
-          capot0: bool, capot1: bool, lower: int, upper: int, probe: int, seat_side: np.ndarray, ctx: np.ndarray,
-          table: np.ndarray) -> int:
+def exact(
+    hands: np.ndarray,
+    leader: int,
+    tricks: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    lower: int,
+    upper: int,
+    probe: int,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+) -> int:
     """The exact value of a node known to lie in [lower, upper), by zero-window searches, the
     first at ``probe``. After a fail-high the next one gallops up from the bound found (2, 4, 8...
     points, as values usually lie near the probe; plain MTD(f) would climb one point per search,
@@ -1207,8 +1356,7 @@ def exact(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: i
     b = min(max(probe, lower + 1), upper - 1)
     step = 2
     while lower + 1 < upper:
-        g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx,
-                   table)
+        g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx, table)
         if ctx[ABORTED]:
             return lower
         if g >= b:
@@ -1236,9 +1384,21 @@ def _equivalent_above(card: int, done: np.ndarray, in_play: int, mode: int) -> i
 
 
 @njit(cache=True)
-def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, win: int, tricks_left: int,
-                capot0: bool, capot1: bool, cards: np.ndarray, seat_side: np.ndarray, ctx: np.ndarray,
-                table: np.ndarray, out: np.ndarray) -> None:
+def solve_moves(
+    hands: np.ndarray,
+    leader: int,
+    tricks: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    cards: np.ndarray,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """The exact value, for the mover's side (``ctx[ME]``), of playing each of ``cards``.
 
     Each card's search starts at the best value found so far: a card worth as much is settled
@@ -1280,12 +1440,27 @@ def solve_moves(hands: np.ndarray, leader: int, tricks: np.ndarray, count: int, 
             gained = points if wside == me else 0
             rest = 0
             if tricks_left > 1:
-                rest = exact(hands, winner, tricks, 0, 0, tricks_left - 1, c0, c1, 0, upper - gained,
-                             best - gained, seat_side, ctx, table)
+                rest = exact(
+                    hands,
+                    winner,
+                    tricks,
+                    0,
+                    0,
+                    tricks_left - 1,
+                    c0,
+                    c1,
+                    0,
+                    upper - gained,
+                    best - gained,
+                    seat_side,
+                    ctx,
+                    table,
+                )
             out[i] = gained + rest
         else:
-            out[i] = exact(hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, upper, best,
-                           seat_side, ctx, table)
+            out[i] = exact(
+                hands, leader, tricks, count + 1, w, tricks_left, capot0, capot1, 0, upper, best, seat_side, ctx, table
+            )
         best = max(best, out[i])
         hands[seat] = hand
         if ctx[ABORTED]:
