@@ -330,5 +330,77 @@ def _best_side(
     return ranked[0][0]
 
 
+@cache
+def possible_totals(
+    strain: int, values: str = "ffb", *, hands: int = 1, hand_size: int = 8, short_deck: bool = False
+) -> frozenset[int]:
+    """Every announcement total that ``hands`` hands of ``hand_size`` cards can show together.
+
+    The announcements shown are pairwise disjoint (a card counts in one announcement
+    only, FFB §8, and no card is in two hands) and each hand's fit in its cards; a hand
+    may show any part of what it holds. Values follow the ``values`` table at ``strain``.
+    One hand of eight cards, then a side of two (three tierces need nine cards):
+
+    >>> sorted(possible_totals(1))
+    [0, 20, 40, 50, 70, 100, 120, 150, 170, 200, 220, 250, 300, 350]
+    >>> 60 in possible_totals(1), 60 in possible_totals(1, hands=2), max(possible_totals(1, hands=2))
+    (False, True, 550)
+    """
+    ranks = frozenset(range(2 if short_deck else 0, 8))
+    carre_ranks = [r for r in CARRE_RANKS if r in ranks]
+    room = hands * hand_size
+    totals = set()
+    for count in range(len(carre_ranks) + 1):
+        for used in combinations(carre_ranks, count):
+            carres = sum(carre_points(r, strain, values) for r in used)
+            in_one_suit = _runs(ranks - set(used))  # the same in every suit: a carré takes a rank of each
+            lengths: set[tuple[int, ...]] = {()}
+            for _ in range(4):
+                lengths = {
+                    tuple(sorted(a + b)) for a in lengths for b in in_one_suit if 4 * count + sum(a) + sum(b) <= room
+                }
+            for runs in lengths:
+                if _fits((4,) * count + runs, hands, hand_size):
+                    totals.add(carres + sum(_SEQUENCE_POINTS[n] for n in runs))
+    return frozenset(totals)
+
+
+@cache
+def _runs(ranks: frozenset[int]) -> frozenset[tuple[int, ...]]:
+    """The lengths of every set of disjoint sequences (3 to 5 cards) within these ranks of one suit."""
+    found: set[tuple[int, ...]] = set()
+
+    def extend(low: int, lengths: tuple[int, ...]) -> None:
+        found.add(tuple(sorted(lengths)))
+        for start in range(low, 8):
+            for n in (3, 4, 5):
+                if all(r in ranks for r in range(start, start + n)):
+                    extend(start + n, (*lengths, n))
+
+    extend(0, ())
+    return frozenset(found)
+
+
+def _fits(sizes: tuple[int, ...], hands: int, hand_size: int) -> bool:
+    """Can groups of these sizes be shared out among ``hands`` hands of ``hand_size`` cards?"""
+    loads = [0] * hands
+
+    def place(i: int, ordered: list[int]) -> bool:
+        if i == len(ordered):
+            return True
+        tried = set()
+        for h in range(hands):
+            if loads[h] in tried or loads[h] + ordered[i] > hand_size:
+                continue
+            tried.add(loads[h])
+            loads[h] += ordered[i]
+            if place(i + 1, ordered):
+                return True
+            loads[h] -= ordered[i]
+        return False
+
+    return place(0, sorted(sizes, reverse=True))
+
+
 def describe(announcements: Iterable[Announcement], lang: str = "en") -> str:
     return ", ".join(a.label(lang) for a in announcements) or ("rien" if lang == "fr" else "none")
