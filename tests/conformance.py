@@ -10,13 +10,18 @@ import random
 
 from atout import Deal, IllegalAction, Phase, Ruleset
 from atout.actions import PLAYS, Action
+from atout.auction import new_auction
 from atout.cards import deck_mask
 from atout.record import Record
 from atout.scoring import score_deal
 from atout.tables import play_mode
 
-#: A deal can never take more actions than this (bounded auction + declarations + cards).
-MAX_ACTIONS = 400
+
+def max_actions(rules: Ruleset) -> int:
+    """The most actions a deal can take: every bid of the ladder, each followed by passes, a coinche and a
+    surcoinche; then one declaration and one card a trick for each player."""
+    calls = len(new_auction(rules, 0, 0).legal())
+    return rules.players * (calls + 3) + rules.players * (rules.hand_size + 1)
 
 
 def first_card(seed: int = 12) -> Deal:
@@ -43,7 +48,7 @@ def play_random_deal(rules: Ruleset, seed: int, *, dealer: int = 0, check_every_
             check_step(deal, legal, rng)
         deal.apply(rng.choice(legal))
         steps += 1
-        assert steps <= MAX_ACTIONS, "the deal does not terminate"
+        assert steps <= max_actions(rules), "the deal does not terminate"
     check_finished(deal)
     return deal
 

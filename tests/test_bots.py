@@ -208,3 +208,34 @@ def test_call_budget_is_checked() -> None:
     with pytest.raises(AtoutError, match="time_per_call must be between 0 and 60 seconds"):
         load_spec({"name": "x", "time_per_call": 0})
     assert load_spec("expert").time_per_call == 1.5
+
+
+def test_club_partners_do_not_climb_on_each_others_raises() -> None:
+    """Coinche bids go up to 820 (FFB §4.1 sets no ceiling): a partner raises on the opening, not on a raise,
+    so the auctions stop where the hands do, far below the ceiling."""
+    rules = Ruleset.preset("coinche")
+    agents = [build_agent("club", seed=s) for s in range(4)]
+    values = []
+    for i in range(300):
+        deal = Deal.new(rules, dealer=i % 4, seed=i)
+        while deal.contract is None and deal.result is None:
+            seat = deal.turn
+            assert seat is not None
+            deal.apply(agents[seat].act(deal.observation(seat)))
+        if deal.contract is not None:
+            values.append(deal.contract.value)
+    assert len(values) > 250 and max(values) < 250
+    assert sum(v >= 160 for v in values) < len(values) // 20
+
+
+#: East (seat 1) holds the four jacks, A K 10 9 of hearts: a carré of 200 on top of a fine heart hand.
+CARRE_HANDS = ["AKQT9.Q8.A.", "J.AKJT9.J.J", "87.7.KQT.AK", "..987.QT987"]
+
+
+def test_club_bidder_counts_its_announcements_above_160() -> None:
+    """Announcements count toward the contract (FFB §4.2): over 160♠, the carré of jacks lets East bid 170♥;
+    without announcements his hand is worth far less and he passes."""
+    for options, expected in (({}, "170H"), ({"announcements": False}, "P")):
+        deal = Deal.from_hands(Ruleset.preset("coinche", **options), CARRE_HANDS, dealer=3)
+        deal.apply("160S")
+        assert build_agent("club", seed=0).act(deal.observation(1)).notation() == expected

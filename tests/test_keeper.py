@@ -64,14 +64,15 @@ def test_capot_belote_and_announcements() -> None:
 
 
 def test_contree_110_on_80_scores_190() -> None:
-    """Points faits + annoncés: 110 made on 80 → 190 (contrée, source 003)."""
+    """Points faits + annoncés: 110 made on 80 → 190 (FunBelote, *Belote contrée*)."""
     book, sid = sheet("contree")
     run(book, sid, ["80H Nous 110", "quitter"])
     assert book.load(sid).match.scores == {0: 190, 1: 50}
 
 
 def test_classique_takers_need_more_than_the_defence() -> None:
-    """82 made; 81-81 a litige; the defence takes 162 on a fall (classique, source 001)."""
+    """82 made; 81-81 a fall: « Si l'équipe attaquante fait moins de 82 points, elle marque 0 et l'équipe
+    adverse marque 162 points » (*Règles de la belote classique*); the defence takes 162 on a fall."""
     book, sid = sheet("classique")
     said = run(
         book,
@@ -79,8 +80,8 @@ def test_classique_takers_need_more_than_the_defence() -> None:
         ["coeur", "Nous", "82", "", "", "pique", "Eux", "81", "", "", "carreau", "Nous", "60", "", "", "quitter"],
     )
     match = book.load(sid).match
-    assert match.scores == {0: 82 + 81, 1: 80 + 162 + 81}
-    assert any("litige" in line for line in said)
+    assert match.scores == {0: 82 + 162, 1: 80 + 162}
+    assert not any("litige" in line for line in said)
 
 
 def test_the_winner_is_announced_at_the_target() -> None:
@@ -97,7 +98,7 @@ def test_bad_entries_are_refused_and_nothing_is_lost() -> None:
         sid,
         [
             "85H",
-            "200H Nous 100",
+            "830H Nous 100",
             "80H Personne 90",
             "80H Nous 170",
             "zut",
@@ -179,3 +180,43 @@ def test_score_command_end_to_end(tmp_path: Path) -> None:
     assert csv_text.count("\n") == 3
     missing = subprocess.run([*command, "resume", "7"], capture_output=True, text=True)
     assert missing.returncode == 2 and "no score sheet number 7" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "fr", "en"),
+    [
+        ("80H Nous 100 belote=Nous,Eux", "Une seule belote", "one belote at most"),
+        ("80H Nous 100 annonces=Eux:30", "ne peuvent pas montrer 30 points d'annonces", "cannot show 30 points"),
+        ("80H Nous 100 annonces=Nous:50,Eux:20", "Les annonces d'un seul camp comptent", "only one side scores"),
+    ],
+)
+def test_impossible_facts_are_refused_in_the_players_language(line: str, fr: str, en: str) -> None:
+    """One king and one queen of trump (FFB §7); announcements of 20, 50, 100 and carrés that sixteen cards can
+    hold (§8); one side's announcements only (§8.3): refused, in French or in English, and nothing recorded."""
+    for lang, expected in (("fr", fr), ("en", en)):
+        book, sid = sheet()
+        said = run(book, sid, [line, "quitter" if lang == "fr" else "quit"], lang)
+        refusals = [s for s in said if s.startswith(("Saisie refusée", "Entry refused"))]
+        assert len(refusals) == 1 and expected in refusals[0]
+        assert book.load(sid).entries == []
+
+
+def test_a_bid_above_the_ceiling_is_refused_at_once_and_one_below_taken() -> None:
+    """Coinche bids have no ceiling but what a side can score, 820 (FFB §4.1); the refusal comes with the
+    contract, before any other question."""
+    book, sid = sheet()
+    said = run(book, sid, ["830H", "250H Nous 152 annonces=Nous:200", "quitter"])
+    assert "Saisie refusée : Enchère invalide : de 80 à 820, par 10" in said
+    entry = book.load(sid).entries[0]
+    assert entry.score is not None and entry.score.outcome == "made"
+    assert entry.marks == {0: 600, 1: 10}  # 152 + 200 + 250 = 602, rounded (FFB §10.2)
+
+
+def test_two_players_enter_each_sides_points_and_a_capot() -> None:
+    """Face à face: 18 of the 32 cards are played, so each side's points are asked; 250 is a capot
+    (*Belote face à face*; *Règles de la belote classique*: « elle marque 250 points »)."""
+    book = ScoreBook(":memory:")
+    sid = book.create(Ruleset.preset("deux"), "test", ["Moi", "Toi"]).id
+    said = run(book, sid, ["coeur", "Moi", "70", "20", "", "", "pique", "Toi", "0", "250", "", "", "quitter"])
+    assert book.load(sid).match.scores == {0: 70, 1: 20 + 250}
+    assert not any(s.startswith("Saisie refusée") for s in said)

@@ -44,7 +44,7 @@ def test_litige_points_go_to_the_next_made_contract() -> None:
 
 
 def test_classique_litige_goes_to_the_next_deals_winner() -> None:
-    rules = Ruleset.preset("classique")
+    rules = Ruleset.preset("classique", litige="next_winner")
     match = Match(rules)
     match.add_facts(DealFacts.from_takers_points(rules, Contract(0, 1, 0), 81))
     assert match.held == 81

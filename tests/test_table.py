@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from atout import Ruleset
-from atout.actions import Play
+from atout.actions import Bid, Play
 from atout.cli.table import SummaryScreen, TableApp
 from atout.session import GameSession
 
@@ -135,5 +135,23 @@ def test_hint_and_last_trick_keys() -> None:
             await pilot.press("enter")
             await pilot.pause()
             assert "No trick yet" in str(app.query_one("#log").render())
+
+    asyncio.run(scenario())
+
+
+def test_the_bidding_prompt_gives_the_range_and_takes_a_bid_above_160() -> None:
+    """Coinche bids go up to 820 (FFB §4.1 sets no ceiling): the prompt says so and a 250 bid is taken."""
+
+    async def scenario() -> None:
+        app = TableApp(new_session(seed=5), "fr", None, bot_delay=0, analyse=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert app.session.deal.phase.value == "auction" and app.session.human_to_play
+            prompt = str(app.query_one("#prompt").render())
+            assert "à 820, ou capot" in prompt
+            app.query_one("#entry").value = "250 coeur"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert (2, Bid(250, 1)) in app.session.deal.auction.calls
 
     asyncio.run(scenario())

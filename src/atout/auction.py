@@ -1,15 +1,15 @@
 """The auctions, as state machines: bidding (coinche, contrée, bazar) and taking (classique).
 
 Bidding (FFB coinche §4): from the player after the dealer, each player passes or
-bids a value (at least ``min_bid``, a multiple of ``bid_step``, above the last bid)
-with a strain; capot may be bid at any time and nothing is above it (bazar: capot
-is a flag on a numbered bid above 250, and once a side has bid capot the other may
-only bid capot). A player may coinche an opponents' bid in his turn; it freezes
+bids a value (at least ``min_bid``, a multiple of ``bid_step``, above the last bid,
+at most ``rules.highest_bid``) with a strain; capot may be bid at any time and
+nothing is above it (bazar: capot is a flag on a numbered bid above 250, and once a
+side has bid capot the other may only bid capot). A player may coinche an opponents' bid in his turn; it freezes
 the contract. The coinched side may surcoinche, which ends the auction at once.
 The auction ends when three players pass in a row after a bid or a coinche; four
 passes without a bid end the deal (the next dealer deals).
 
-Taking (classique, source 001): in a first round each player, from the dealer's
+Taking (*Règles de la belote classique*): in a first round each player, from the dealer's
 next, takes the retourne's suit or passes; in a second round he may name another
 suit. Nobody takes: the deal is void.
 
@@ -128,7 +128,7 @@ class BiddingAuction:
             ladder = self._bids
             index = ladder.index.get(action)
             if index is None:
-                raise self._bad_bid(action)
+                raise bid_error(self.rules, action)
             start = 0 if self.best is None else ladder.next_higher[ladder.index[self.best]]
             if index < start or (not action.capot and self._capot_side not in (-1, seat & 1)):
                 if self.best is not None and action.rank() <= self.best.rank():
@@ -167,28 +167,6 @@ class BiddingAuction:
             "not_a_call",
         )
 
-    def _bad_bid(self, bid: Bid) -> IllegalAction:
-        rules = self.rules
-        if bid.strain not in rules.strains():
-            return _error(
-                f"On ne peut pas enchérir à {strain_symbol(bid.strain)} dans cette variante",
-                f"this variant does not allow bidding {strain_symbol(bid.strain)}",
-                "bad_strain",
-            )
-        if bid.capot and not rules.capot_bid:
-            return _error("Le capot ne peut pas être demandé", "capot may not be bid", "no_capot")
-        if bid.capot and rules.capot_bid_min and bid.value < rules.capot_bid_min:
-            return _error(
-                f"Un capot s'annonce avec au moins {rules.capot_bid_min}",
-                f"a capot needs a bid of at least {rules.capot_bid_min}",
-                "bad_bid",
-            )
-        return _error(
-            f"Enchère invalide : de {rules.min_bid} à {rules.max_bid}, par {rules.bid_step}",
-            f"invalid bid: {rules.min_bid} to {rules.max_bid} in steps of {rules.bid_step}",
-            "bad_bid",
-        )
-
     def apply(self, seat: int, action: Action) -> None:
         """Apply an action already checked (``check``) for the seat in turn."""
         self.calls.append((seat, action))
@@ -217,13 +195,42 @@ class BiddingAuction:
         return Contract(bid.value, bid.strain, self.best_seat, self.level, bid.capot)
 
 
+def bid_error(rules: Ruleset, bid: Bid) -> IllegalAction:
+    """Why ``bid`` is not a bid of ``rules`` at all (whatever the auction so far)."""
+    if bid.strain not in rules.strains():
+        return _error(
+            f"On ne peut pas enchérir à {strain_symbol(bid.strain)} dans cette variante",
+            f"this variant does not allow bidding {strain_symbol(bid.strain)}",
+            "bad_strain",
+        )
+    if bid.capot and not rules.capot_bid:
+        return _error("Le capot ne peut pas être demandé", "capot may not be bid", "no_capot")
+    if bid.capot and rules.capot_bid_min and bid.value < rules.capot_bid_min:
+        return _error(
+            f"Un capot s'annonce avec au moins {rules.capot_bid_min}",
+            f"a capot needs a bid of at least {rules.capot_bid_min}",
+            "bad_bid",
+        )
+    top = rules.highest_bid
+    return _error(
+        f"Enchère invalide : de {rules.min_bid} à {top}, par {rules.bid_step}",
+        f"invalid bid: {rules.min_bid} to {top} in steps of {rules.bid_step}",
+        "bad_bid",
+    )
+
+
+def is_bid(rules: Ruleset, bid: Bid) -> bool:
+    """Is ``bid`` one of the bids of ``rules`` (its value, strain and capot allowed)?"""
+    return bid in _bid_ladder(rules).index
+
+
 class _Ladder:
     """Every bid of a ruleset, lowest first, with where the strictly higher bids start."""
 
     def __init__(self, rules: Ruleset) -> None:
         values = [rules.min_bid]
         first_step = (rules.min_bid // rules.bid_step + 1) * rules.bid_step
-        values.extend(range(first_step, rules.max_bid + 1, rules.bid_step))
+        values.extend(range(first_step, rules.highest_bid + 1, rules.bid_step))
         strains = rules.strains()
         bids: list[Bid] = []
         for value in values:

@@ -109,11 +109,18 @@ class Match:
         self._recompute()
         return self.entries[-1]
 
-    def add_facts(self, facts: DealFacts | None) -> MatchEntry:
-        """Score keeper: add a deal played with real cards from its facts (None: nobody bid)."""
+    def add_facts(self, facts: DealFacts | None, *, stored: bool = False) -> MatchEntry:
+        """Score keeper: add a deal played with real cards from its facts (None: nobody bid).
+
+        Facts that cannot happen raise :class:`~atout.errors.FactsError` and nothing is added.
+        ``stored``: facts read back from a score sheet, checked when they were entered; only
+        their form is checked again, so a sheet kept by an earlier atout still opens.
+        """
         if self.finished:
             raise AtoutError("the match is over")
-        score = score_deal(self.rules, facts) if facts is not None else None
+        if facts is not None and stored:
+            facts.check_form(self.rules)
+        score = score_deal(self.rules, facts, check=not stored) if facts is not None else None
         self.entries.append(self._entry(score, facts, None))
         self._recompute()
         return self.entries[-1]
@@ -200,7 +207,7 @@ class Match:
         self.pending_belote = frozenset(pending)
 
     def _tolerate(self, entry: MatchEntry, tolerated: set[int]) -> DealScore | None:
-        """Count a belote whose rebelote was forgotten, once per side and match (source 000)."""
+        """Count a belote whose rebelote was forgotten, once per side and match (FFB, older wording)."""
         assert entry.facts is not None
         sides = [s for s, n in entry.forgotten_rebelote.items() if n and s not in tolerated]
         if not sides:
@@ -209,7 +216,7 @@ class Match:
         for side in sides:
             belote[side] = belote.get(side, 0) + self.rules.belote_points
             tolerated.add(side)
-        return score_deal(self.rules, replace(entry.facts, belote=belote))
+        return score_deal(self.rules, replace(entry.facts, belote=belote), check=False)
 
     def _award_litige(self, score: DealScore, marks: dict[int, int]) -> None:
         if score.outcome == LITIGE:

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from atout.announcements import possible_totals
 from atout.errors import RulesError
+from atout.tables import SANS_ATOUT, TOUT_ATOUT
 
 
 def _opt(
@@ -72,7 +74,13 @@ class Ruleset:
         choices=("bids", "retourne"),
     )
     min_bid: int = _opt(80, "Lowest bid (80 FFB; 82 in some clubs).", low=20, high=500)
-    max_bid: int = _opt(160, "Highest numbered bid; capot is above it.", low=20, high=1000)
+    max_bid: int = _opt(
+        0,
+        "Highest numbered bid; capot is above it. 0: no ceiling of its own (FFB §4.1 sets none), so the "
+        "most a side can score: capot, belotes and announcements (Ruleset.highest_bid).",
+        low=0,
+        high=1000,
+    )
     bid_step: int = _opt(10, "Bids go up by this step.", low=1, high=100)
     capot_bid: bool = _opt(True, "Capot may be bid.")
     capot_bid_min: int = _opt(
@@ -113,7 +121,7 @@ class Ruleset:
     belote_tolerance: bool = _opt(
         False,
         "A belote whose « rebelote » was forgotten still counts, once per side "
-        "and match (older FFB wording, source 000).",
+        "and match (FFB, Règles de la coinche, older wording).",
     )
     announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
     announcement_values: str = _opt(
@@ -300,9 +308,52 @@ class Ruleset:
         return self.hand_size
 
     @property
+    def deck_size(self) -> int:
+        """32 cards, or 24 without the 7s and 8s."""
+        return 24 if self.short_deck else 32
+
+    @property
+    def whole_deck(self) -> bool:
+        """Every card of the deck is played (not with two players, who leave a stock aside)."""
+        return self.players * self.hand_size == self.deck_size
+
+    @property
     def first_stage(self) -> int:
         """Cards each player gets before the auction."""
         return self.hand_size - 3 if self.auction == "retourne" else self.hand_size
+
+    @cached_property
+    def highest_bid(self) -> int:
+        """The highest numbered bid: ``max_bid``, or without one (``max_bid = 0``: FFB §4.1 asks
+        « de 80 au minimum [...] supérieure à l'enchère précédente » and sets no maximum) the most
+        a side can total, as belote and announcements count toward the contract (FFB §4.2).
+
+        >>> Ruleset.preset("coinche").highest_bid, Ruleset.preset("contree").highest_bid
+        (820, 160)
+        >>> Ruleset.preset("coinche", announcements=False).highest_bid    # 252 + a belote 20
+        270
+        """
+        if self.max_bid:
+            return self.max_bid
+        return max(self.min_bid, self.most_points // self.bid_step * self.bid_step)
+
+    @cached_property
+    def most_points(self) -> int:
+        """The most points a side can total in one deal, in the best strain: a capot's card points,
+        every belote it may hold (four at tout atout) and the most announcements its hands can show
+        (coinche: 252 + 20 + 550 = 822)."""
+        hands = self.players // len(self.sides)
+        best = 0
+        for strain in self.strains():
+            belotes = 4 if strain == TOUT_ATOUT else 0 if strain == SANS_ATOUT else 1
+            shown = 0
+            if self.announcements:
+                totals = possible_totals(
+                    strain, self.announcement_values, hands=hands, hand_size=self.hand_size, short_deck=self.short_deck
+                )
+                shown = max(totals)
+            best = max(best, self.capot_points + belotes * self.belote * self.belote_points + shown)
+        return best
 
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat: its partnership (0 or 1) with four players, else the seat."""
@@ -383,16 +434,16 @@ def _validate(rules: Ruleset) -> None:
             raise RulesError(f"option {name} = {value!r} is not allowed (allowed: {allowed})")
         if meta.get("low") is not None and not meta["low"] <= value <= meta["high"]:
             raise RulesError(f"option {name} = {value!r} is out of range ({meta['low']}..{meta['high']})")
-    deck = 24 if rules.short_deck else 32
+    deck = rules.deck_size
     if rules.players * rules.hand_size > deck:
         raise RulesError(f"{rules.players} hands of {rules.hand_size} cards do not fit in a {deck}-card deck")
     if rules.auction == "bids" and rules.players != 4:
         raise RulesError("auction 'bids' needs four players; use 'retourne' for two or three")
-    if rules.auction == "bids" and rules.players * rules.hand_size != deck:
+    if rules.auction == "bids" and not rules.whole_deck:
         raise RulesError("auction 'bids' deals the whole deck: players x hand_size must equal the deck size")
     if rules.auction == "retourne" and rules.first_stage < 3:
         raise RulesError("a retourne deal needs hands of at least 6 cards")
-    if rules.max_bid < rules.min_bid:
+    if rules.max_bid and rules.max_bid < rules.min_bid:
         raise RulesError(f"max_bid ({rules.max_bid}) is below min_bid ({rules.min_bid})")
     if rules.packets != "any":
         try:
@@ -417,11 +468,14 @@ def _validate(rules: Ruleset) -> None:
 
 #: The presets: the options each differs from the FFB coinche defaults in, with their source.
 PRESETS: dict[str, dict[str, Any]] = {
-    # FFB belote coinchée (sources 002 and 000).
+    # FFB, Règles officielles de la belote coinchée: bids from 80 with no ceiling but what a side can score.
     "coinche": {},
-    # FunBelote belote contrée (source 003): no announcements but belote, prenable belote, reaching the bid
-    # is enough, "points faits + annoncés", SA and TA allowed, capot bid worth a flat 500.
+    # FunBelote, Belote contrée: bids « de 80 à 160 », no announcements but belote, prenable belote, reaching
+    # the bid is enough, "points faits + annoncés", SA and TA allowed, capot bid worth a flat 500, and on a
+    # trump lead a partner holding the trick frees one from going above him.
     "contree": {
+        "max_bid": 160,
+        "overtrump_partner": False,
         "sans_atout": True,
         "tout_atout": True,
         "announcements": False,
@@ -434,7 +488,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "litige": "off",
         "tie": "made",
     },
-    # Belote classique (sources 001, 004, 000): retourne, 82 to make, capot 250, each side its points.
+    # Règles de la belote classique (short rulebook), the online game's classique, Décompte en dizaines:
+    # retourne, 82 to make and more than the defence (81–81 is a fall), capot 250, each side its points.
     "classique": {
         "auction": "retourne",
         "packets": "3-2",
@@ -445,11 +500,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "scoring": "classique",
         "capot_points": 250,
         "rounding": "none",
-        "litige": "next_winner",
+        "litige": "off",
         "both_past": "takers",
         "belote_only_rule": False,
     },
-    # Belote bazar (source 004): bids in tens, announcements count toward the bid, capot flag above 250,
+    # Belote bazar (the online game's rules): bids in tens, announcements count toward the bid, capot flag above 250,
     # 162 to the defence on a fall, game to 501.
     "bazar": {
         "direction": "clockwise",
@@ -468,7 +523,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "target": 501,
         "belote_only_rule": False,
     },
-    # Face à face, two players (source 004): classique for two, 9-card hands, game to 101.
+    # Belote face à face, two players: classique for two, 9-card hands, game to 101.
     "deux": {
         "players": 2,
         "hand_size": 9,
@@ -487,7 +542,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "both_past": "excess",
         "belote_only_rule": False,
     },
-    # Belote à trois sans 7 et 8 (source 000 and common practice): 24 cards, retourne, the taker alone
+    # Belote à trois sans 7 et 8, and common practice: 24 cards, retourne, the taker alone
     # against the two others, who must undertrump.
     "trois": {
         "players": 3,

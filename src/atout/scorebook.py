@@ -28,7 +28,7 @@ from pathlib import Path
 from atout.errors import AtoutError
 from atout.match import Match, MatchEntry
 from atout.rules import Ruleset
-from atout.scoring import DealFacts, score_deal
+from atout.scoring import DealFacts
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sheets (
@@ -120,7 +120,7 @@ class ScoreBook:
             raise AtoutError(f"sheet {sheet_id}: its ruleset does not match its fingerprint (corrupt record)")
         match = Match(rules)
         for (facts,) in self.db.execute("SELECT facts FROM deals WHERE sheet = ? ORDER BY number", (sheet_id,)):
-            match.add_facts(DealFacts.from_dict(json.loads(facts)) if facts else None)
+            match.add_facts(DealFacts.from_dict(json.loads(facts)) if facts else None, stored=True)
         return Sheet(row[0], row[1], rules, json.loads(row[4]), row[5], row[6], match)
 
     def delete(self, sheet_id: int) -> None:
@@ -133,9 +133,7 @@ class ScoreBook:
     def add(self, sheet_id: int, facts: DealFacts | None) -> MatchEntry:
         """Add a deal (None: everyone passed); refused, with nothing written, if the facts are wrong."""
         sheet = self.load(sheet_id)
-        if facts is not None:
-            score_deal(sheet.rules, facts)  # raises on bad facts
-        entry = sheet.match.add_facts(facts)
+        entry = sheet.match.add_facts(facts)  # raises on facts that cannot happen
         with self.db:
             self.db.execute(
                 "INSERT INTO deals (sheet, number, facts, created) VALUES (?, ?, ?, ?)",

@@ -10,11 +10,12 @@ each side scores. :func:`score_deal` applies the ruleset's formula:
   of both sides + their belote + contract) × 2 or × 4; chute → defence 160 +
   announcements of both sides + its belote + contract, × 2 or × 4 if coinched;
   capot by the takers takes the defence's announcements; belote imprenable.
-* contrée (source 003): ``faits_annonces``, ``faits`` and ``annonces``.
+* contrée (FunBelote, *Belote contrée*): ``faits_annonces``, ``faits`` and ``annonces``.
 * ``classique``: each side scores its own total; a fall gives everything to the
   defence (162 and the announcements); bazar multiplies by the contre.
 
 Rounding never makes a contract: made or failed is decided on the raw totals.
+:meth:`DealFacts.check` refuses facts no real deal can give (the score keeper's typos).
 
 >>> from atout.auction import Contract
 >>> from atout.rules import Ruleset
@@ -29,11 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from atout.auction import Contract
-from atout.errors import AtoutError
+from atout.actions import Bid
+from atout.announcements import possible_totals
+from atout.auction import Contract, bid_error, is_bid
+from atout.cards import deck_mask
+from atout.errors import AtoutError, FactsError
+from atout.notation import seat_name
 from atout.rules import Ruleset
+from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
 
 MADE, CHUTE, LITIGE = "made", "chute", "litige"
 
@@ -67,14 +74,27 @@ class DealFacts:
         """Facts of a two-sided deal from the takers' card points (score keeper form).
 
         ``capot`` is ``"takers"`` or ``"defence"`` when one side took every trick
-        (then ``takers_points`` is not needed). The defence gets the rest of 162.
+        (then ``takers_points`` is not needed). The defence gets the rest of 162, so
+        the whole deck must be played: with three players, or two (who play 18 of
+        the 32 cards), give each side's points to the class itself.
 
         >>> rules = Ruleset.preset("coinche")
         >>> DealFacts.from_takers_points(rules, Contract(0, 0, 1, capot=True), capot="takers").card_points
         {1: 252, 0: 0}
         """
         if len(rules.sides) != 2:
-            raise AtoutError("takers' points alone do not describe a three-player deal; give each side's points")
+            raise FactsError(
+                "Les points des preneurs ne suffisent pas à trois joueurs : donnez les points de chacun",
+                "takers' points alone do not describe a three-player deal; give each side's points",
+                code="each_side",
+            )
+        if not rules.whole_deck:
+            played = rules.players * rules.hand_size
+            raise FactsError(
+                f"Seules {played} des {rules.deck_size} cartes sont jouées : donnez les points de chaque camp",
+                f"only {played} of the {rules.deck_size} cards are played: give each side's points",
+                code="each_side",
+            )
         takers = rules.side_of(contract.taker)
         defence = 1 - takers
         total = 162
@@ -132,31 +152,251 @@ class DealFacts:
             raise AtoutError(f"stored deal facts are corrupt ({err!r})") from None
 
     def check(self, rules: Ruleset) -> None:
-        """Raise :class:`AtoutError` if the facts cannot belong to a deal of ``rules``."""
+        """Raise :class:`~atout.errors.FactsError` (in French and English) if the facts cannot
+        happen in a deal of ``rules``: their form, the contract, card points, belotes, announcements.
+
+        >>> rules = Ruleset.preset("contree")
+        >>> DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
+        Traceback (most recent call last):
+        ...
+        atout.errors.FactsError: no belote at sans atout: there is no trump (FFB §11.2)
+        """
+        self.check_form(rules)
+        check_contract(rules, self.contract)
+        _check_card_points(rules, self)
+        _check_belote(rules, self)
+        _check_announcements(rules, self)
+
+    def check_form(self, rules: Ruleset) -> None:
+        """Raise :class:`~atout.errors.FactsError` unless every value has the right type and names a
+        side, a seat or a coinche level of ``rules`` (all a stored score sheet is checked for again)."""
         sides = set(rules.sides)
-        for name, table in (
-            ("card points", self.card_points),
-            ("belote", self.belote),
-            ("announcements", self.announcements),
-        ):
-            if not set(table) <= sides:
-                raise AtoutError(f"{name}: unknown side(s) {sorted(set(table) - sides)} (sides: {sorted(sides)})")
+        tables = [
+            ("Points des plis", "card points", self.card_points),
+            ("Belote", "belote", self.belote),
+            ("Annonces", "announcements", self.announcements),
+        ]
+        if self.tricks is not None:
+            tables.append(("Plis", "tricks", self.tricks))
+        for fr, en, table in tables:
+            unknown = sorted(set(table) - sides)
+            if unknown:
+                raise FactsError(
+                    f"{fr} : camp inconnu {unknown} (camps : {sorted(sides)})",
+                    f"{en}: unknown side(s) {unknown} (sides: {sorted(sides)})",
+                    code="side",
+                )
             for side, value in table.items():
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise AtoutError(f"{name} of side {side} must be a whole number >= 0, not {value!r}")
-        for side, value in self.belote.items():
-            if rules.belote_points and value % rules.belote_points:
-                raise AtoutError(f"belote of side {side} must be a multiple of {rules.belote_points}, not {value}")
-        if self.belote and not rules.belote and any(self.belote.values()):
-            raise AtoutError("this ruleset has no belote")
-        if any(self.announcements.values()) and not rules.announcements:
-            raise AtoutError("this ruleset has no announcements")
+                    raise FactsError(
+                        f"{fr} du camp {side} : un nombre entier positif, pas {value!r}",
+                        f"{en} of side {side} must be a whole number >= 0, not {value!r}",
+                        code="number",
+                    )
         if not 0 <= self.contract.taker < rules.players:
-            raise AtoutError(f"the taker must be a seat 0..{rules.players - 1}, not {self.contract.taker}")
+            raise FactsError(
+                f"Le preneur est un siège de 0 à {rules.players - 1}, pas {self.contract.taker}",
+                f"the taker must be a seat 0..{rules.players - 1}, not {self.contract.taker}",
+                code="taker",
+            )
         if self.contract.level not in (0, 1, 2):
-            raise AtoutError(f"coinche level must be 0, 1 or 2, not {self.contract.level}")
+            raise FactsError(
+                f"Coinche : niveau 0, 1 ou 2, pas {self.contract.level}",
+                f"coinche level must be 0, 1 or 2, not {self.contract.level}",
+                code="level",
+            )
         if self.capot is not None and self.capot not in sides:
-            raise AtoutError(f"capot names an unknown side {self.capot}")
+            raise FactsError(
+                f"Le capot nomme un camp inconnu : {self.capot}",
+                f"capot names an unknown side {self.capot}",
+                code="side",
+            )
+
+
+def check_contract(rules: Ruleset, contract: Contract) -> None:
+    """Raise :class:`~atout.errors.FactsError` unless ``contract`` is one the auction of ``rules`` can end on.
+
+    >>> check_contract(Ruleset.preset("coinche"), Contract(200, 1, 0))    # FFB §4.1 sets no ceiling
+    >>> check_contract(Ruleset.preset("contree"), Contract(200, 1, 0))    # « de 80 à 160 »
+    Traceback (most recent call last):
+    ...
+    atout.errors.FactsError: invalid bid: 80 to 160 in steps of 10
+    """
+    if rules.auction == "retourne":
+        if contract.value or contract.capot or contract.strain not in range(4):
+            raise FactsError(
+                "Ici on prend à une couleur, sans enchère chiffrée",
+                "here one takes a suit, with no bid value",
+                code="bad_bid",
+            )
+    else:
+        bid = Bid(contract.value, contract.strain, contract.capot)
+        if not is_bid(rules, bid):
+            err = bid_error(rules, bid)
+            raise FactsError(err.reason_fr, err.reason_en, code=err.code)
+    if (contract.level and not rules.coinche) or (contract.level == 2 and not rules.surcoinche):
+        word = "coinche" if contract.level == 1 else "surcoinche"
+        raise FactsError(f"Pas de {word} dans cette variante", f"this variant has no {word}", code="no_coinche")
+
+
+def _who(rules: Ruleset, facts: DealFacts, side: int) -> tuple[str, str]:
+    """The side's name in French and English: the takers or the defence (a seat's name with two or three)."""
+    takers = side == rules.side_of(facts.contract.taker)
+    if rules.partnerships:
+        return ("Les preneurs", "the takers") if takers else ("La défense", "the defence")
+    role = ("preneur", "taker") if takers else ("défense", "defence")
+    return f"{seat_name(rules, side, 'fr')} ({role[0]})", f"{seat_name(rules, side, 'en')} ({role[1]})"
+
+
+def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
+    points = {s: facts.card_points.get(s, 0) for s in rules.sides}
+    tricks = facts.tricks
+    if facts.capot is not None:
+        if points[facts.capot] != rules.capot_points or any(points[s] for s in rules.sides if s != facts.capot):
+            fr, en = _who(rules, facts, facts.capot)
+            raise FactsError(
+                f"{fr} : capot, donc {rules.capot_points} points de plis, et 0 pour les autres",
+                f"{en}: capot, so {rules.capot_points} card points, and 0 for the others",
+                code="card_points",
+            )
+    else:
+        sums = _trick_sums(rules, facts.contract.strain)
+        for side, value in points.items():
+            fr, en = _who(rules, facts, side)
+            if value > 162:
+                raise FactsError(
+                    f"{fr} : {value} points de plis, plus que les 162 d'une donne sans capot",
+                    f"{en}: {value} card points, more than the 162 of a deal without capot",
+                    code="card_points",
+                )
+            if value not in sums and value - 10 not in sums:
+                raise FactsError(
+                    f"{fr} : aucun jeu de plis ne vaut {value} points",
+                    f"{en}: no set of tricks is worth {value} card points",
+                    code="card_points",
+                )
+        total = sum(points.values())
+        if total != 162 if rules.whole_deck else total - 10 not in sums:
+            raise FactsError(
+                f"Les points des plis font {'162' if rules.whole_deck else 'de 10 à 162'} en tout "
+                f"(dix de der compris), pas {total}",
+                f"card points add up to {'162' if rules.whole_deck else '10 to 162'} "
+                f"(dix de der included), not {total}",
+                code="card_points",
+            )
+    if tricks is not None:
+        if sum(tricks.values()) != rules.tricks:
+            raise FactsError(
+                f"Une donne a {rules.tricks} plis, pas {sum(tricks.values())}",
+                f"a deal has {rules.tricks} tricks, not {sum(tricks.values())}",
+                code="tricks",
+            )
+        for side in rules.sides:
+            took = tricks.get(side, 0)
+            fr, en = _who(rules, facts, side)
+            if (took == rules.tricks) != (facts.capot == side):
+                raise FactsError(
+                    f"{fr} : {took} pli(s) sur {rules.tricks} ; capot si et seulement si tous les plis",
+                    f"{en}: {took} trick(s) of {rules.tricks}; capot if and only if every trick",
+                    code="tricks",
+                )
+            if not took and points[side]:
+                raise FactsError(
+                    f"{fr} : aucun pli, donc aucun point de plis (pas {points[side]})",
+                    f"{en}: no trick, so no card points (not {points[side]})",
+                    code="tricks",
+                )
+
+
+@cache
+def _trick_sums(rules: Ruleset, strain: int) -> frozenset[int]:
+    """Every sum of card values a set of tricks can hold (dix de der apart)."""
+    mode = play_mode(strain, rules.ta_values)
+    sums = {0}
+    for card in range(32):
+        if deck_mask(rules.short_deck) >> card & 1:
+            sums |= {s + mode.points[card] for s in sums}
+    return frozenset(sums)
+
+
+def _check_belote(rules: Ruleset, facts: DealFacts) -> None:
+    held = {s: v for s, v in facts.belote.items() if v}
+    if not held:
+        return
+    if not rules.belote or not rules.belote_points:
+        raise FactsError("Cette variante n'a pas de belote", "this ruleset has no belote", code="belote")
+    for side, value in held.items():
+        if value % rules.belote_points:
+            fr, en = _who(rules, facts, side)
+            raise FactsError(
+                f"{fr} : la belote vaut {rules.belote_points}, pas {value}",
+                f"{en}: a belote is worth {rules.belote_points}, not {value}",
+                code="belote",
+            )
+    strain = facts.contract.strain
+    if strain == SANS_ATOUT:
+        raise FactsError(
+            "Pas de belote à sans atout : il n'y a pas d'atout (FFB §11.2)",
+            "no belote at sans atout: there is no trump (FFB §11.2)",
+            code="belote",
+        )
+    count = sum(held.values()) // rules.belote_points
+    if strain == TOUT_ATOUT and count > 4:
+        raise FactsError(
+            f"Quatre belotes au plus à tout atout, une par couleur, pas {count}",
+            f"at most four belotes at tout atout, one per suit, not {count}",
+            code="belote",
+        )
+    if strain != TOUT_ATOUT and count > 1:
+        raise FactsError(
+            f"Une seule belote : il n'y a qu'un roi et une dame d'atout, pas {count} belotes",
+            f"one belote at most: there is one king and one queen of trump, not {count} belotes",
+            code="belote",
+        )
+
+
+def _check_announcements(rules: Ruleset, facts: DealFacts) -> None:
+    shown = {s: v for s, v in facts.announcements.items() if v}
+    if not shown:
+        return
+    if not rules.announcements:
+        raise FactsError(
+            "Cette variante se joue sans annonces", "this ruleset has no announcements", code="no_announcements"
+        )
+    if len(shown) > 1:
+        raise FactsError(
+            "Les annonces d'un seul camp comptent, celui qui a la plus forte (FFB §8.3)",
+            "only one side scores announcements, the one with the best (FFB §8.3)",
+            code="announcements",
+        )
+    hands = rules.players // len(rules.sides)
+    totals = possible_totals(
+        facts.contract.strain,
+        rules.announcement_values,
+        hands=hands,
+        hand_size=rules.hand_size,
+        short_deck=rules.short_deck,
+    )
+    for side, value in shown.items():
+        if value in totals:
+            continue
+        fr, en = _who(rules, facts, side)
+        near = [
+            t
+            for t in (
+                max((t for t in totals if t < value), default=None),
+                min((t for t in totals if t > value), default=None),
+            )
+            if t is not None
+        ]
+        cards = hands * rules.hand_size
+        raise FactsError(
+            f"{fr} : {cards} cartes ne peuvent pas montrer {value} points d'annonces "
+            f"(possible : {' ou '.join(map(str, near))})",
+            f"{en}: {cards} cards cannot show {value} points of announcements "
+            f"(possible: {' or '.join(map(str, near))})",
+            code="announcements",
+        )
 
 
 @dataclass(frozen=True)
@@ -403,7 +643,7 @@ def _times(mult: int) -> str:
 
 
 def _dizaines(card: dict[int, int], takers: int) -> dict[int, int]:
-    """Classique count in tens (source 000): the lower side rounds down to its ten unless
+    """Classique count in tens (*Décompte en dizaines*): the lower side rounds down to its ten unless
     its last digit is 7, 8 or 9; the other side gets the rest of the rounded total (160 of
     162). Special case: takers with « 80 points (75 à 80+) », i.e. 75 to 84, split 80/80.
 

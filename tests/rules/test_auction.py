@@ -1,12 +1,15 @@
-"""The auction: FFB coinche §4.1 and §11.1; contrée (source 003); classique's two rounds (sources 001, 004);
-bazar's capot (source 004). With dealer 3, seat 0 speaks first; seats 0 and 2 are partners against 1 and 3.
+"""The auction: FFB coinche §4.1 and §11.1; FunBelote, *Belote contrée*; classique's two rounds (*Règles de la
+belote classique*, the online game's classique); *Belote bazar*'s capot. With dealer 3, seat 0 speaks first;
+seats 0 and 2 are partners against 1 and 3.
 """
 
 import pytest
 from rulebook import PLAIN_HANDS, call, score
 
 from atout import Contract, Deal, IllegalAction, Match, Phase, Ruleset, parse_action
+from atout.announcements import possible_totals
 from atout.auction import BiddingAuction, TakingAuction
+from atout.record import Record
 
 COINCHE = Ruleset.preset("coinche")
 
@@ -196,8 +199,42 @@ def test_sans_atout_and_tout_atout_bids_only_with_the_option():
     assert auction.best.strain == 5
 
 
+def test_coinche_bids_have_no_ceiling_but_what_a_side_can_score():
+    """« L'enchère doit être de 80 au minimum, doit être un multiple de 10 et doit être supérieure à l'enchère
+    précédente » and « Le nombre de points comprend les points remportés lors des plis, les points de la belote
+    éventuelle ainsi que les points des annonces éventuelles » (FFB coinche §4.1, §4.2): no maximum, so 170
+    and 200 are bids. The ceiling is the most a side can total, which no higher bid could ever reach: a capot's
+    252, a belote 20 and the 550 of announcements two hands can show at most (carrés of jacks and nines, two
+    more carrés)."""
+    auction = _auction(COINCHE, 3, "160S")
+    assert {"170H", "200S", "820C"} <= _legal(auction)
+    call(auction, "200H")
+    assert auction.best.value == 200
+    assert max(possible_totals(1, hands=2)) == 550
+    assert COINCHE.most_points == 252 + 20 + 550 and COINCHE.highest_bid == 820
+    assert _refused(_auction(), "830H") == "bad_bid"
+    tout_atout = COINCHE.replace(sans_atout=True, tout_atout=True)
+    assert tout_atout.highest_bid == 880  # four belotes at tout atout: 252 + 80 + 550
+    assert COINCHE.replace(announcements=False).highest_bid == 270
+
+
+def test_bids_above_160_are_recorded_and_refereed():
+    """A 250 contract (announcements count toward it, FFB §4.2) round-trips through the record formats."""
+    deal = Deal.from_hands(COINCHE, PLAIN_HANDS, dealer=3)
+    for text in ("250H", "P", "P", "P"):
+        deal.apply(text)
+    while deal.turn is not None:
+        deal.apply(deal.legal_actions()[0])
+    record = Record.from_deal(deal)
+    text = record.to_text()
+    assert "250H P P P" in text and '[Contract "250H N"]' in text
+    assert Record.from_text(text).replay().contract == Contract(250, 1, 0)
+    assert Record.from_json(record.to_json()).replay().contract == Contract(250, 1, 0)
+
+
 def test_contree_bids_from_80_to_160_and_capot():
-    """Contrée: a contract of 80 to 160, or capot, in steps of 10; SA and TA allowed (source 003)."""
+    """Contrée: « un contrat de 80 à 160, ou bien annoncer un capot », in steps of 10; SA and TA allowed
+    (FunBelote, *Belote contrée*)."""
     rules = Ruleset.preset("contree")
     auction = _auction(rules)
     legal = _legal(auction)
@@ -206,8 +243,8 @@ def test_contree_bids_from_80_to_160_and_capot():
 
 
 def test_option_minimum_bid_82():
-    """Option min_bid=82 (some clubs; 004's coinche « commencent à 82 »): 80 is refused, 82 then 90... allowed
-    (rules.py doc)."""
+    """Option min_bid=82 (some clubs; the online game's coinche « commencent à 82 »): 80 is refused, 82 then
+    90... allowed (rules.py doc)."""
     auction = _auction(COINCHE.replace(min_bid=82))
     assert _refused(auction, "80H") == "bad_bid"
     call(auction, "82H")
@@ -221,7 +258,7 @@ CLASSIQUE = Ruleset.preset("classique")
 
 def test_classique_first_round_takes_only_the_retourne_suit():
     """Classique, first round: from the player after the dealer, take the retourne's suit or pass
-    (classique, source 001; source 004)."""
+    (*Règles de la belote classique*; the online game's classique)."""
     auction = TakingAuction(CLASSIQUE, 3, retourne=parse_action("TS").card)
     assert auction.turn == 0
     assert _legal(auction) == {"P", "takeS"}
@@ -230,7 +267,7 @@ def test_classique_first_round_takes_only_the_retourne_suit():
 
 def test_classique_second_round_names_another_suit():
     """Classique, second round (everybody passed): name another suit than the retourne's, or pass
-    (classique, source 001; source 004)."""
+    (*Règles de la belote classique*; the online game's classique)."""
     auction = TakingAuction(CLASSIQUE, 3, retourne=parse_action("TS").card)
     call(auction, "P", "P", "P", "P")
     assert auction.turn == 0
@@ -241,7 +278,8 @@ def test_classique_second_round_names_another_suit():
 
 
 def test_classique_has_no_bidding_capot_or_coinche():
-    """Classique: one takes or passes, nothing else: no numbers, no capot bid, no coinche (classique, source 001)."""
+    """Classique: one takes or passes, nothing else: no numbers, no capot bid, no coinche (*Règles de la belote
+    classique*)."""
     auction = TakingAuction(CLASSIQUE, 3, retourne=parse_action("TS").card)
     for text in ("80S", "capotS", "X"):
         with pytest.raises(IllegalAction):
@@ -249,7 +287,7 @@ def test_classique_has_no_bidding_capot_or_coinche():
 
 
 def test_classique_nobody_takes_redeal():
-    """Classique: nobody takes in either round, the cards are dealt again (classique, source 001)."""
+    """Classique: nobody takes in either round, the cards are dealt again (*Règles de la belote classique*)."""
     auction = TakingAuction(CLASSIQUE, 3, retourne=parse_action("TS").card)
     call(auction, *["P"] * 8)
     assert auction.finished and auction.passed_out
@@ -261,7 +299,7 @@ BAZAR = Ruleset.preset("bazar")
 
 
 def test_bazar_capot_announced_only_above_25():
-    """Bazar: only a bid above 25 (250 points) may announce capot (bazar, source 004)."""
+    """Bazar: only a bid above 25 (250 points) may announce capot (*Belote bazar*)."""
     auction = _auction(BAZAR)
     assert _refused(auction, "250capotH") == "bad_bid"
     call(auction, "260capotH")
@@ -269,7 +307,7 @@ def test_bazar_capot_announced_only_above_25():
 
 
 def test_bazar_after_a_capot_the_other_side_may_only_bid_capot():
-    """Bazar: once a side has bid capot in a suit, the other side may not bid a suit without capot (source 004)."""
+    """Bazar: once a side has bid capot in a suit, the other side may not bid a suit without capot (*Belote bazar*)."""
     auction = _auction(BAZAR, 3, "260capotH")
     assert _refused(auction, "270S") == "capot_only"
     assert "270capotS" in _legal(auction)
@@ -278,7 +316,7 @@ def test_bazar_after_a_capot_the_other_side_may_only_bid_capot():
 
 def test_bazar_capot_contract_fails_without_capot():
     """Bazar: a side that announced capot and reaches its number without taking every trick fails
-    (bazar, source 004)."""
+    (*Belote bazar*)."""
     # 152 + a cent and a tierce = 272: the number is reached, but not every trick.
     result = score(BAZAR, Contract(260, 1, 0, capot=True), 152, announcements={0: 120})
     assert result.outcome == "chute"

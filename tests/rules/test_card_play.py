@@ -1,5 +1,6 @@
-"""Card play obligations: FFB coinche §5.1, §5.2, §11.2, §11.3; options overtrump_partner / must_undertrump;
-three players (NOTES.md, source 000). Hearts are trump unless said otherwise.
+"""Card play obligations: FFB coinche §5.1, §5.2, §11.2, §11.3; FunBelote, *Belote contrée*; options
+overtrump_partner / must_undertrump; three players (*Belote à trois sans 7 et 8*). Hearts are trump unless
+said otherwise.
 
 ``legal_cards(hand, trick)`` gives the legal cards of ``hand`` after ``trick`` (cards in play order from the
 leader); with four players the partner is the one who played two cards before.
@@ -55,6 +56,24 @@ def test_trump_led_must_go_above_partner_too():
     first rule: no exception for the partner; option overtrump_partner, default True)."""
     legal, _ = legal_cards("JH KH AS KD 8C QC 9D 8D", ["7H", "AH", "8H"])
     assert legal == {"JH"}
+
+
+#: Seat 0 holds A♥, seat 1 8♥, seat 2 J♥ and 7♥, seat 3 the other hearts; no announcement anywhere.
+PARTNER_TRUMP_HANDS = ["AKQ.A.AK.AK", "JT9.8.QJ.QJ", "87.J7.T9.T9", ".KQT9.87.87"]
+
+
+def test_contree_trump_led_partner_master_frees_from_going_above():
+    """Contrée: « Lorsque la couleur demandée est atout, les joueurs doivent monter à l'atout sauf s'ils n'en
+    possèdent pas ou que leur équipier est maître du pli » (FunBelote, *Belote contrée*): North leads A♥ and
+    holds the trick, South may play 7♥ under it; at the FFB's coinche he must play J♥ (FFB coinche §5.2)."""
+    contree = Ruleset.preset("contree")
+    assert contree.overtrump_partner is False
+    deal = deal_from_hands(PARTNER_TRUMP_HANDS, rules=contree)
+    play(deal, "AH", "8H")
+    assert codes(a.card for a in deal.legal_actions()) == {"JH", "7H"}
+    deal = deal_from_hands(PARTNER_TRUMP_HANDS)
+    play(deal, "AH", "8H")
+    assert codes(a.card for a in deal.legal_actions()) == {"JH"}
 
 
 def test_option_overtrump_partner_off_frees_from_going_above_partner():
@@ -270,7 +289,7 @@ TROIS_STOCK = ["QH", "TD", "9D", "AC", "JC", "QC", "TC", "9C"]
 
 def test_three_players_have_no_partner():
     """Three players each play for himself: with seat 0 holding the trick, seat 2 (void) must still trump
-    (NOTES.md: three players; source 000 « belote à 3 »)."""
+    (*Belote à trois sans 7 et 8*)."""
     deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H", stock=TROIS_STOCK)
     play(deal, "takeH")
     play(deal, "AS", "TS")
@@ -279,7 +298,8 @@ def test_three_players_have_no_partner():
 
 
 def test_three_player_deal_plays_out():
-    """Three players: 24 cards, 8 tricks of 3 cards, 162 points with the dix de der (source 000)."""
+    """Three players: 24 cards, 8 tricks of 3 cards, 162 points with the dix de der (*Belote à trois
+    sans 7 et 8*)."""
     deal = Deal.from_hands(Ruleset.preset("trois"), TROIS_FIRST_STAGE, dealer=2, retourne="9H", stock=TROIS_STOCK)
     play(deal, "takeH")
     autoplay(deal)

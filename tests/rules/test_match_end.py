@@ -3,7 +3,7 @@ face à face targets (source 004); fixed number of deals (FFB §2). Deals are ad
 
 from rulebook import facts
 
-from atout import Contract, Match, Ruleset
+from atout import Contract, DealFacts, Match, Ruleset
 
 COINCHE = Ruleset.preset("coinche")
 
@@ -168,13 +168,15 @@ def test_bazar_game_to_501():
 
 
 def test_face_a_face_game_to_101():
-    """Face à face (two players): the game is won at 101 instead of 501 (face à face, source 004)."""
+    """Face à face (two players): the game is won at 101 instead of 501 (*Belote face à face*: « il faut
+    marquer au minimum 101 points pour remporter la partie a la place de 501 »). Only 18 of the 32 cards are
+    played, so each side's card points are given."""
     rules = Ruleset.preset("deux")
     assert rules.target == 101
     match = Match(rules, first_dealer=1)
-    match.add_facts(facts(rules, C(0, 0), 100))
-    assert match.scores == {0: 100, 1: 62}
+    match.add_facts(DealFacts(C(0, 0), {0: 100, 1: 40}))
+    assert match.scores == {0: 100, 1: 40}
     assert not match.finished
-    match.add_facts(facts(rules, C(0, 0), None, capot="takers"))
-    assert match.scores == {0: 350, 1: 62}
+    match.add_facts(DealFacts(C(0, 0), {0: 250, 1: 0}, capot=0))
+    assert match.scores == {0: 350, 1: 40}
     assert match.winner == 0

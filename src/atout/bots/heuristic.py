@@ -1,9 +1,9 @@
 """A good club player written as rules: hand evaluation for bidding, standard card play.
 
 Bidding: a hand is valued in each strain (trump honours and length, side aces and
-tens, belote, shortness), plus what a partner brings on average; the player opens
-or overbids when that value reaches a bid, raises a partner's strain with support,
-and coinches an opponents' contract his own trumps and aces make unlikely.
+tens, belote, shortness, its announcements), plus what a partner brings on average;
+the player opens or overbids when that value reaches a bid, raises a partner's
+opening with support, and coinches an opponents' contract his own trumps and aces make unlikely.
 Play: the taking side draws trumps with the master trump, everyone cashes master
 cards, a partner holding the trick gets points (« charger ») when it is safe, a
 trick is won as cheaply as possible (with the most points when last to play), and a
@@ -14,6 +14,7 @@ Every decision takes well under a millisecond.
 from __future__ import annotations
 
 from atout.actions import PASS, Action, Bid, Coinche, Declare, Play, Surcoinche, Take
+from atout.announcements import best_announcements
 from atout.cards import SUIT_MASKS
 from atout.observation import Observation
 from atout.play import trick_winner_index
@@ -79,15 +80,36 @@ def _current_bid(obs: Observation) -> tuple[Bid, int] | None:
     return current
 
 
+def _opening(obs: Observation, strain: int) -> tuple[Bid, int] | None:
+    """The first bid of the seat's side in ``strain``, and the seat that made it."""
+    side = obs.rules.side_of(obs.seat)
+    return next(
+        (
+            (call, seat)
+            for seat, call in obs.calls
+            if isinstance(call, Bid) and call.strain == strain and obs.rules.side_of(seat) == side
+        ),
+        None,
+    )
+
+
 def bid_ceiling(obs: Observation, strain: int, aggression: int = 0) -> int | None:
     """The highest bid the club player would make in ``strain`` (None: not a strain for him):
-    his hand's estimate, or his partner's bid plus the support he brings to it."""
-    current = _current_bid(obs)
-    if current is not None and current[1] == (obs.seat + 2) % 4 and current[0].strain == strain:
-        return current[0].value + HeuristicAgent._support(obs.hand, strain)
+    his hand's estimate, or, in a strain his partner opened, that opening plus the support he
+    brings to it (only the opening: raising on a raise would count each hand's values again,
+    and the bids would climb to the ceiling); plus his announcements, which count toward the
+    contract (FFB §4.2)."""
+    rules = obs.rules
+    shown = 0
+    if rules.announcements:
+        found = best_announcements(obs.hand, strain, rules.announcement_values, rules.announcement_tiebreak)
+        shown = sum(a.points(strain, rules.announcement_values) for a in found)
+    opening = _opening(obs, strain)
+    if opening is not None and opening[1] != obs.seat:
+        return opening[0].value + HeuristicAgent._support(obs.hand, strain) + shown
     if strain < 4 and _length(obs.hand, strain) < 3:
         return None
-    return contract_estimate(obs.hand, strain) + aggression
+    return contract_estimate(obs.hand, strain) + aggression + shown
 
 
 class HeuristicAgent:

@@ -153,12 +153,15 @@ class SearchAgent:
             elif isinstance(call, Coinche):
                 level = 1
         best: tuple[float, Action] = (-1e9, PASS)
+        ceilings: dict[int, int | None] = {}
         for action in legal:
             if isinstance(action, Take):
                 contract: Contract | None = Contract(0, action.suit, me)
                 need = self.spec.bid_make_rate
             elif isinstance(action, Bid):
-                ceiling = bid_ceiling(obs, action.strain)
+                if action.strain not in ceilings:
+                    ceilings[action.strain] = bid_ceiling(obs, action.strain)
+                ceiling = ceilings[action.strain]
                 if not action.capot and (ceiling is None or action.value > ceiling + BID_STRETCH):
                     continue  # beyond what the hand can show: a few samples are no reason to stretch
                 contract = Contract(action.value, action.strain, me, 0, action.capot)

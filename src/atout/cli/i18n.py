@@ -16,7 +16,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
     "coinche_ok": (", X (coinche)", ", X (coinche)"),
     "surcoinche_ok": (", XX (surcoinche)", ", XX (surcoinche)"),
-    "lowest_bid": ("enchère minimum", "lowest bid"),
+    "bid_range": ("enchères de {low} à {high}", "bids from {low} to {high}"),
+    "capot_ok": (", ou capot", ", or capot"),
     "your_turn_take": ("À vous : P passer, ou prendre (T pour {suit})", "Your turn: P to pass, or take (T for {suit})"),
     "your_turn_take2": (
         "À vous : P passer, ou nommer l'atout (pique, coeur, carreau, trèfle)",

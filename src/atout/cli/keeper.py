@@ -20,7 +20,7 @@ from atout.auction import Contract
 from atout.errors import AtoutError
 from atout.rules import Ruleset
 from atout.scorebook import ScoreBook, Sheet
-from atout.scoring import DealFacts
+from atout.scoring import DealFacts, check_contract
 
 _T: dict[str, tuple[str, str]] = {
     "contract_q": (
@@ -40,8 +40,8 @@ _T: dict[str, tuple[str, str]] = {
     "points_each_q": ("Points de {name} : ", "{name}'s card points: "),
     "belote_q": ("Belote ? (personne, {names}) [personne] : ", "Belote? (nobody, {names}) [nobody]: "),
     "ann_q": (
-        "Annonces ? (« {a} 50 », « {a} 50, {b} 20 ») [aucune] : ",
-        "Announcements? ('{a} 50', '{a} 50, {b} 20') [none]: ",
+        "Annonces ? (« {a} 50 », « {b} 70 ») [aucune] : ",
+        "Announcements? ('{a} 50', '{b} 70') [none]: ",
     ),
     "marks": ("Marques : {marks} · Totaux : {totals}", "Marks: {marks} · Totals: {totals}"),
     "held": (" · {n} points en litige", " · {n} points held (litige)"),
@@ -138,7 +138,7 @@ class Keeper:
         try:
             change()
         except AtoutError as err:
-            self.say(tr("error", self.lang, why=err))
+            self.say(tr("error", self.lang, why=err.message(self.lang)))
             return
         if done:
             self.say(done)
@@ -169,10 +169,14 @@ class Keeper:
                         f"« {text} » n'est pas un contrat" if self.lang == "fr" else f"'{text}' is not a contract"
                     )
                 contract = Contract(call.value, call.strain, 0, 0, call.capot)
+            check_contract(rules, contract)
             if len(tokens) > size:
                 return self._one_line(sheet, contract, tokens[size:])
             return self._questions(sheet, contract)
-        except (AtoutError, ValueError, IndexError) as err:
+        except AtoutError as err:
+            self.say(tr("error", self.lang, why=err.message(self.lang)))
+            return _Refused.REFUSED
+        except (ValueError, IndexError) as err:
             self.say(tr("error", self.lang, why=err))
             return _Refused.REFUSED
 
@@ -184,23 +188,12 @@ class Keeper:
         if rules.coinche:
             level = self._ask_until(tr("coinche_q", lang), _level)
         contract = Contract(contract.value, contract.strain, taker, level, contract.capot)
-        if len(rules.sides) == 2:
-            total = 162 if rules.players * rules.hand_size == (24 if rules.short_deck else 32) else None
-            if total is not None:
-                points, capot = self._ask_until(
-                    tr("points_q", lang, total=total), lambda a: self._points(sheet, a, taker)
-                )
-                card = (
-                    {taker: points, 1 - taker: total - points}
-                    if capot is None
-                    else {capot: rules.capot_points, 1 - capot: 0}
-                )
-            else:
-                card = {
-                    s: self._ask_until(tr("points_each_q", lang, name=sheet.sides[s]), _number) for s in rules.sides
-                }
-                capot = None
-        else:
+        if len(rules.sides) == 2 and rules.whole_deck:
+            points, capot = self._ask_until(tr("points_q", lang, total=162), lambda a: self._points(sheet, a, taker))
+            card = (
+                {taker: points, 1 - taker: 162 - points} if capot is None else {capot: rules.capot_points, 1 - capot: 0}
+            )
+        else:  # each side's points (three players; two, who play 18 of the 32 cards): a capot is its points
             card = {s: self._ask_until(tr("points_each_q", lang, name=sheet.sides[s]), _number) for s in rules.sides}
             capot = next((s for s, v in card.items() if v >= rules.capot_points), None)
         belote: dict[int, int] = {}
@@ -215,7 +208,7 @@ class Keeper:
 
     def _one_line(self, sheet: Sheet, contract: Contract, tokens: list[str]) -> DealFacts:
         rules = sheet.rules
-        if len(rules.sides) != 2 or rules.players * rules.hand_size != (24 if rules.short_deck else 32):
+        if len(rules.sides) != 2 or not rules.whole_deck:
             raise AtoutError(
                 "tapez la donne question par question ici"
                 if self.lang == "fr"
@@ -247,7 +240,9 @@ class Keeper:
             answer = self.ask(question).strip()
             try:
                 return parse(answer)
-            except (AtoutError, ValueError) as err:
+            except AtoutError as err:
+                self.say(tr("error", self.lang, why=err.message(self.lang)))
+            except ValueError as err:
                 self.say(tr("error", self.lang, why=err))
 
     def _side(self, sheet: Sheet, text: str) -> int:

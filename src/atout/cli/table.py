@@ -296,9 +296,11 @@ class TableApp(App[None]):
             text += t("coinche_ok", lang)
         if any(isinstance(a, Surcoinche) for a in legal):
             text += t("surcoinche_ok", lang)
-        bids = [a for a in legal if isinstance(a, Bid) and not a.capot]
-        if bids:
-            text += f"\n {t('lowest_bid', lang)} : {min(b.value for b in bids)}"
+        values = [a.value for a in legal if isinstance(a, Bid) and not a.capot]
+        if values:  # the numbered bids may go far above 160 (coinche has no ceiling of its own)
+            text += "\n " + t("bid_range", lang, low=min(values), high=max(values))
+            if any(isinstance(a, Bid) and a.capot for a in legal):
+                text += t("capot_ok", lang)
         return text
 
     def say(self, line: str) -> None:
