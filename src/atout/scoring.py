@@ -561,14 +561,20 @@ class _Scorer:
     def _winner(self, made: bool) -> int:
         return self.takers if made else self.defence[0]
 
-    def _capot_prime(self, made: bool, prime: int) -> bool:
-        """A bid capot scored as a flat prime to the side that wins it. Returns True if it applied."""
+    def _capot_prime(self, made: bool, prime: int, *, belotes: bool = True) -> bool:
+        """A bid capot scored as a flat prime to the side that wins it, with every belote unless
+        ``belotes`` is off (the method marks the contract alone). Returns True if it applied."""
         if not (self.contract.capot and prime):
             return False
         winner = self._winner(made)
         self.add(winner, prime * self.mult, "Capot" + _times(self.mult), "capot" + _times(self.mult))
-        self._belotes_to(winner)
+        if belotes:
+            self._belotes_to(winner)
         return True
+
+    def _defence_capot(self) -> bool:
+        """The defence took every trick of a contract that was not coinched: a capot not bid."""
+        return self.facts.capot == self.defence[0] and not self.contract.level
 
     def _faits_annonces(self, made: bool) -> None:
         t, d, w = self.takers, self.defence[0], self._winner(made)
@@ -585,6 +591,8 @@ class _Scorer:
             self.add(t, self.card[t], "Points des plis", "card points")
             self.add(t, self.amount, "Contrat", "contract")
             self.add(d, self.card[d], "Points des plis", "card points")
+        elif self._defence_capot():  # « Le capot non demandé vaut 250 points + le contrat », whoever makes it
+            self.add(d, self.card[d] + self.amount, "Capot (250 + contrat)", "capot (250 + contract)")
         else:
             self.add(d, self.rules.chute_points + self.amount, "Chute (160 + contrat)", "fall (160 + contract)")
         self._belotes_to(w)
@@ -598,13 +606,15 @@ class _Scorer:
         elif made:
             self.add(t, self.card[t], "Points des plis", "card points")
             self.add(d, self.card[d], "Points des plis", "card points")
+        elif self._defence_capot():  # « Le capot non demandé vaut 250 », whoever makes it
+            self.add(d, self.card[d], "Capot", "capot")
         else:
             self.add(d, self.rules.chute_points, "Chute", "fall")
         self._belotes_to(w)
 
     def _annonces(self, made: bool) -> None:
         w = self._winner(made)
-        if self._capot_prime(made, self.rules.capot_contract):
+        if self._capot_prime(made, self.rules.capot_contract, belotes=False):
             return
         if self.contract.level:
             self.add(
