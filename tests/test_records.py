@@ -206,3 +206,39 @@ def test_the_documented_examples_are_valid() -> None:
         line = block.strip()
         if line.startswith("coinche "):
             assert Deal.from_position(line).position() == line
+
+
+def test_referee_refuses_a_ruleset_that_is_not_a_preset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt [Ruleset] would be refereed under rules it does not name: refused, with its line."""
+    text = Record.from_deal(played(seed=9)).to_text()
+    without_fingerprint = "\n".join(line for line in text.splitlines() if not line.startswith("[Fingerprint"))
+    path = tmp_path / "deal.txt"
+    path.write_text(corrupt(without_fingerprint, '[Ruleset "coinche"]', '[Ruleset "belotte"]'), encoding="utf-8")
+    assert main(["referee", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "unknown ruleset 'belotte'" in err and "coinche, contree" in err
+    data = json.loads(Record.from_deal(played(seed=9)).to_json())
+    data["rules"]["name"] = "belotte"
+    with pytest.raises(RecordError, match="unknown ruleset 'belotte'"):
+        Record.from_dict(data)
+
+
+def test_a_ruleset_named_otherwise_is_written_as_coinche_and_its_options() -> None:
+    rules = Ruleset.preset("coinche", target=2000).replace(name="maison")
+    deal = Deal.new(rules, dealer=1, seed=3)
+    text = Record.from_deal(deal).to_text()
+    assert '[Ruleset "coinche"]' in text and '[Options "target=2000"]' in text
+    assert Record.from_text(text).rules.options() == rules.options()
+    assert Record.from_json(Record.from_deal(deal).to_json()).rules.options() == rules.options()
+
+
+def test_a_record_of_a_preset_since_corrected_is_read_under_its_own_rules() -> None:
+    """A classique record written when the preset held 81–81 as a litige carries that preset's fingerprint:
+    it is still read, under the rules it was played with."""
+    then = Ruleset.preset("classique", litige="next_winner", max_bid=160)
+    deal = Deal.new(then.replace(name="classique"), dealer=1, seed=3)
+    text = Record.from_deal(deal).to_text()
+    old = "\n".join(line for line in text.splitlines() if not line.startswith("[Options"))
+    assert f'[Fingerprint "{then.fingerprint}"]' in old
+    rules = Record.from_text(old).rules
+    assert rules.litige == "next_winner" and rules.fingerprint == then.fingerprint

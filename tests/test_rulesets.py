@@ -7,7 +7,7 @@ import json
 import pytest
 
 from atout import RulesError, Ruleset
-from atout.rules import OPTION_NAMES, PRESETS
+from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS
 
 
 def test_presets_exist_and_validate() -> None:
@@ -101,3 +101,12 @@ def test_derived_facts() -> None:
     assert Ruleset.preset("classique").first_stage == 5 and Ruleset.preset("deux").first_stage == 6
     assert coinche.round_marks(85) == 90 and coinche.round_marks(84) == 80
     assert json.loads(coinche.to_json())["name"] == "coinche"
+
+
+def test_former_presets_give_the_fingerprints_of_the_presets_before_their_correction() -> None:
+    """The presets as they were before coinche lost its 160 ceiling, contrée its overtrumping of a partner and
+    classique its litige: their fingerprints, as records written then carry them."""
+    before = {"coinche": "5adad953", "contree": "8db8b40e", "classique": "6ae5ea83", "deux": "64d17639"}
+    before["trois"] = "2eedbe82"
+    for name, fingerprint in before.items():
+        assert [Ruleset.preset(name, **former).fingerprint for former in FORMER_PRESETS[name]] == [fingerprint]

@@ -33,7 +33,7 @@ from atout.cards import Card, format_hand, parse_hand
 from atout.deal import Deal, Phase
 from atout.errors import AtoutError, RecordError
 from atout.notation import format_deal_line, parse_deal_line, parse_seat, seat_letter
-from atout.rules import OPTION_NAMES, PRESETS, Ruleset
+from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS, Ruleset
 
 FORMAT = "atout-record"
 VERSION = 1
@@ -102,7 +102,7 @@ class Record:
                 out.append(_tag(key, tags.pop(key)))
         for key in sorted(tags):
             out.append(_tag(key, tags[key]))
-        out.append(_tag("Ruleset", rules.name))
+        out.append(_tag("Ruleset", preset_of(rules)))
         options = _changed_options(rules)
         if options:
             out.append(_tag("Options", options))
@@ -169,7 +169,7 @@ class Record:
             "format": FORMAT,
             "version": VERSION,
             "tags": dict(self.tags),
-            "rules": rules.to_dict(),
+            "rules": {**rules.to_dict(), "name": preset_of(rules)},
             "fingerprint": rules.fingerprint,
             "dealer": self.dealer,
             "hands": [format_hand(h) for h in self.hands],
@@ -194,6 +194,9 @@ class Record:
         if data.get("version") != VERSION:
             raise RecordError(f"unsupported record version {data.get('version')!r} (this atout reads {VERSION})")
         try:
+            named = data["rules"].get("name") if isinstance(data["rules"], dict) else None
+            if named not in PRESETS:
+                raise RecordError(f"unknown ruleset {named!r}: its name must be a preset ({', '.join(PRESETS)})")
             rules = Ruleset.from_dict(data["rules"])
             if rules.fingerprint != data.get("fingerprint"):
                 raise RecordError(
@@ -232,8 +235,14 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def preset_of(rules: Ruleset) -> str:
+    """The preset a record names for ``rules``: its own name, or ``coinche`` (the defaults) for a ruleset
+    named otherwise, whose options then say the rest."""
+    return rules.name if rules.name in PRESETS else "coinche"
+
+
 def _changed_options(rules: Ruleset) -> str:
-    base = Ruleset.preset(rules.name) if rules.name in PRESETS else Ruleset()
+    base = Ruleset.preset(preset_of(rules))
     changed = []
     for name in OPTION_NAMES:
         value = getattr(rules, name)
@@ -424,11 +433,20 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
 
 
 def _rules_from_tags(tags: dict[str, tuple[str, int]]) -> Ruleset:
+    """The record's ruleset: a preset's name (anything else would be read under rules it does not
+    name), its options, and its fingerprint checked; a preset corrected since the record was
+    written is read as it was then (:data:`~atout.rules.FORMER_PRESETS`)."""
     name, line = tags["Ruleset"]
+    if name not in PRESETS:
+        raise RecordError(f"unknown ruleset {name!r}: [Ruleset] names a preset ({', '.join(PRESETS)})", line)
     try:
-        rules = Ruleset.preset(name) if name in PRESETS else Ruleset(name=name)
-        if "Options" in tags:
-            rules = rules.replace(**_parse_options(*tags["Options"]))
+        options = _parse_options(*tags["Options"]) if "Options" in tags else {}
+        rules = Ruleset.preset(name).replace(**options)
+        if "Fingerprint" in tags and tags["Fingerprint"][0] != rules.fingerprint:
+            for former in FORMER_PRESETS.get(name, ()):
+                then = Ruleset.preset(name).replace(**former).replace(**options)
+                if then.fingerprint == tags["Fingerprint"][0]:
+                    return then
     except AtoutError as err:
         raise RecordError(str(err), tags.get("Options", (name, line))[1]) from None
     if "Fingerprint" in tags and tags["Fingerprint"][0] != rules.fingerprint:

@@ -563,3 +563,13 @@ PRESETS: dict[str, dict[str, Any]] = {
         "belote_only_rule": False,
     },
 }
+
+#: What a preset was before a correction, newest first: a record written then carries the old
+#: preset's fingerprint, and is read under the rules it was played with (see atout.record).
+FORMER_PRESETS: dict[str, tuple[dict[str, Any], ...]] = {
+    "coinche": ({"max_bid": 160},),
+    "contree": ({"overtrump_partner": True},),
+    "classique": ({"litige": "next_winner", "max_bid": 160},),
+    "deux": ({"max_bid": 160},),
+    "trois": ({"max_bid": 160},),
+}
