@@ -85,7 +85,7 @@ TOLERANCE_HANDS = ["KQ.AKQ.AK.A", "AJT9.JT9.Q.", "87.87.JT98.", "..7.KQJT987"]
 
 
 def test_belote_tolerance_counts_a_forgotten_rebelote_once_per_side() -> None:
-    """Source 000: a forgotten « rebelote » is tolerated once per side and match."""
+    """FFB, *Règles de la coinche*, older wording: a forgotten « rebelote » is tolerated once per side and match."""
     strict = Ruleset.preset("coinche", rounding="none")
     scores = {}
     for rules in (strict, strict.replace(belote_tolerance=True)):
@@ -149,7 +149,7 @@ def _shape_stats(traditional: bool, deals: int = 150) -> tuple[float, float]:
 
 
 def test_traditional_deal_gives_more_voids_and_longer_suits() -> None:
-    """Gathering the tricks and cutting without shuffling (source 004) skews the hands."""
+    """Gathering the tricks and cutting without shuffling (the online game's coinche) skews the hands."""
     shuffled = _shape_stats(False)
     traditional = _shape_stats(True)
     assert traditional[0] > shuffled[0] + 0.08

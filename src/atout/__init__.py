@@ -24,7 +24,7 @@ from atout.announcements import Announcement, best_announcements
 from atout.auction import Contract
 from atout.cards import Card, Rank, Suit, cards_of, format_hand, parse_hand
 from atout.deal import Deal, DealResult, Phase, Trick
-from atout.errors import AtoutError, IllegalAction, NotationError, RecordError, RulesError
+from atout.errors import AtoutError, FactsError, IllegalAction, NotationError, RecordError, RulesError
 from atout.match import Match
 from atout.observation import Observation
 from atout.rules import PRESETS, Ruleset
@@ -49,6 +49,7 @@ __all__ = [
     "DealResult",
     "DealScore",
     "Declare",
+    "FactsError",
     "IllegalAction",
     "Match",
     "NotationError",

@@ -107,7 +107,7 @@ class Announcement:
 def carre_points(rank: int, strain: int, values: str = "ffb") -> int:
     """A carré's points: J 200, 9 150, others 100 (FFB §8); at sans atout A 200, 10 150 (§11.2).
 
-    The bazar table (source 004) gives 9 140 (100 at sans atout) and A 100 (190 at sans atout).
+    The bazar table (*Belote bazar*) gives 9 140 (100 at sans atout) and A 100 (190 at sans atout).
     """
     if values == "bazar":
         if rank == Rank.JACK:
@@ -133,10 +133,10 @@ def strength(a: Announcement, strain: int, values: str = "ffb", tiebreak: str = 
     """Sort key: a larger key is a stronger announcement under the tie-break rule.
 
     FFB §8.3: more points, a carré before a cent of equal points, then the higher
-    top card, then the announcement in trump. Bazar (004): carré, then 100, 50,
+    top card, then the announcement in trump. *Belote bazar*: carré, then 100, 50,
     tierce, then height, then the number of trumps in it. Sequences compare their
     top cards in sequence order (7 … A); carrés of equal value in card order
-    (A 10 K Q J 9), as the FFB lists them strongest first (000: J, 9, A, 10, K, Q;
+    (A 10 K Q J 9), as the FFB lists them strongest first (older wording: J, 9, A, 10, K, Q;
     §11.2 at sans atout: A, 10, K, Q, J, 9).
     """
     points = a.points(strain, values)

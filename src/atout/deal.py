@@ -75,7 +75,7 @@ class DealResult:
     announcements: dict[int, int] = field(default_factory=dict)
     score: DealScore | None = None
     facts: DealFacts | None = None
-    #: Belotes whose « rebelote » was not said, by side (the tolerance of source 000 may count them).
+    #: Belotes whose « rebelote » was not said, by side (the older FFB wording's tolerance may count them).
     forgotten_rebelote: dict[int, int] = field(default_factory=dict)
 
     @property
@@ -734,7 +734,7 @@ class Deal:
         return piles
 
     def gathered_deck(self) -> list[int]:
-        """The deck as the players pick it up after this deal, without shuffling (seed 004)."""
+        """The deck as the players pick it up after this deal, without shuffling (the online game's coinche)."""
         if self.result is not None and self.result.passed_out:
             held = [c for seat in range(self._n) for c in cards_of(self._hands[seat])]
             rest = ([self.dealt.retourne] if self.dealt.retourne is not None else []) + list(self._stock)

@@ -96,7 +96,7 @@ def complete_retourne(
 
 
 def gather(piles: Sequence[Sequence[int]], rest: Sequence[int] = ()) -> list[int]:
-    """The deck rebuilt without shuffling (traditional deal, seed 004).
+    """The deck rebuilt without shuffling (traditional deal, the online game's coinche).
 
     ``piles`` are each side's won cards in the order they were played; the last pile
     ends on top. Unplayed cards (``rest``) go to the bottom.

@@ -1,5 +1,5 @@
 """Announcements: FFB coinche §8 (values, declaration, resolution, ties, renonce), §11.2 (sans atout carrés),
-§11.3; contrée (source 003); bazar (source 004)."""
+§11.3; FunBelote, *Belote contrée*; *Belote bazar*."""
 
 import pytest
 from rulebook import PLAIN_HANDS, autoplay, deal_from_hands, play
@@ -90,7 +90,7 @@ def test_a_card_counts_in_one_announcement_only():
     best = best_announcements(parse_hand("JT98.J.J.J"), SPADES)
     assert [(a.kind, a.points(SPADES)) for a in best] == [("carre", 200), ("tierce", 20)]
     assert sum(a.cards for a in best) == parse_hand("JT98.J.J.J")
-    # 7 8 9 10 holds a cinquante and two tierces: only one of them counts (bazar, source 004).
+    # 7 8 9 10 holds a cinquante and two tierces: only one of them counts (*Belote bazar*).
     assert [a.kind for a in best_announcements(parse_hand("T987...AK"), HEARTS)] == ["cinquante"]
 
 
@@ -154,7 +154,8 @@ def test_winning_side_scores_all_its_announcements():
 
 def test_carre_of_tens_beats_carre_of_kings():
     """Two carrés of 100: the higher card wins; the FFB lists the carrés strongest first J, 9, A, 10, K, Q
-    (source 000; 002's table A, 10, K, Q) and a 10 is above a K in both card orders (FFB coinche §8, §8.3, §6).
+    (FFB, older wording; the FFB's table A, 10, K, Q) and a 10 is above a K in both card orders (FFB coinche
+    §8, §8.3, §6).
     docs/rules.md chooses the sequence order 7 … A between carrés of 100 instead: the sources are not silent."""
     result = _resolve([["KS KH KD KC"], ["TS TH TD TC"], [], []], strain=HEARTS)
     assert result.winner == 1
@@ -233,7 +234,7 @@ def test_declared_announcements_score_in_the_deal():
 
 
 def test_contree_has_no_announcement_but_belote():
-    """Contrée: the only announcement is belote/rebelote (contrée, source 003)."""
+    """Contrée: the only announcement is belote/rebelote (FunBelote, *Belote contrée*)."""
     rules = Ruleset.preset("contree")
     deal = deal_from_hands(TIERCE_HANDS, rules=rules)
     assert not any(isinstance(a, Declare) for a in deal.legal_actions())
@@ -250,12 +251,12 @@ def test_plain_hands_have_no_announcement():
         assert best_announcements(parse_hand(hand), HEARTS) == ()
 
 
-# --------------------------------------------------------------------------- bazar (source 004)
+# --------------------------------------------------------------------------- Belote bazar
 
 
 def test_bazar_announcement_values():
     """Bazar values, in tens: tierce 2, 50 5, 100 10, carré J 20, 9 14 (10 at SA), A 10 (19 at SA), K Q 10 10
-    (bazar, source 004)."""
+    (*Belote bazar*)."""
     assert A("9H TH JH").points(HEARTS, "bazar") == 20
     assert A("9H TH JH QH").points(HEARTS, "bazar") == 50
     assert A("9H TH JH QH KH").points(HEARTS, "bazar") == 100
@@ -269,7 +270,7 @@ def test_bazar_announcement_values():
 
 
 def test_bazar_equal_announcements_first_to_show_wins():
-    """Bazar: equal announcements of equal height without trump: the first to show wins (bazar, source 004)."""
+    """Bazar: equal announcements of equal height without trump: the first to show wins (*Belote bazar*)."""
     result = _resolve(
         [["JS QS KS"], ["JD QD KD"], [], []], strain=HEARTS, order=[1, 0], values="bazar", tiebreak="bazar"
     )
@@ -281,7 +282,7 @@ def test_bazar_equal_announcements_first_to_show_wins():
 
 
 def test_bazar_equal_height_more_trumps_wins():
-    """Bazar: equal height, the combination with more trumps wins (bazar, source 004)."""
+    """Bazar: equal height, the combination with more trumps wins (*Belote bazar*)."""
     result = _resolve(
         [["JS QS KS"], ["JH QH KH"], [], []], strain=HEARTS, order=[0, 1], values="bazar", tiebreak="bazar"
     )

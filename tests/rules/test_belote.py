@@ -1,4 +1,4 @@
-"""Belote and rebelote: FFB coinche §7, §4.2, §10.1.2, §11.2, §11.3; contrée (source 003)."""
+"""Belote and rebelote: FFB coinche §7, §4.2, §10.1.2, §11.2, §11.3; FunBelote, *Belote contrée*."""
 
 import pytest
 from rulebook import autoplay, deal_from_hands, play, play_out_saying, score
@@ -34,7 +34,7 @@ def test_rebelote_omitted_counts_nothing():
 
 
 def test_rebelote_without_belote_counts_nothing():
-    """« Rebelote » said without « belote » on the first card: no bonus (FFB coinche §7; source 000: « si un
+    """« Rebelote » said without « belote » on the first card: no bonus (FFB coinche §7; FFB, older wording: « si un
     joueur annonce rebelote sans avoir préalablement annoncé la belote, le bonus n'est pas accordé »)."""
     deal = deal_from_hands(BELOTE_HANDS)
     refused = play_out_saying(deal, "second")
@@ -86,7 +86,8 @@ def test_belote_counts_toward_the_contract():
 
 
 def test_contree_belote_is_prenable():
-    """Contrée: the belote is not imprenable: the defence scores it when the takers fail (contrée, source 003)."""
+    """Contrée: the belote is not imprenable: the defence scores it when the takers fail (FunBelote, *Belote
+    contrée*)."""
     rules = Ruleset.preset("contree")
     result = score(rules, Contract(100, 1, 0), 70, belote={0: 20})
     assert result.outcome == "chute"
@@ -115,8 +116,8 @@ def test_no_belote_at_sans_atout():
 
 
 def test_belote_tolerance_forgotten_rebelote_counts_once_per_side_and_match():
-    """Option belote_tolerance (older FFB wording, source 000): a forgotten « rebelote » is tolerated once per
-    side and per game; the second time it does not count."""
+    """Option belote_tolerance (FFB, *Règles de la coinche*, older wording): a forgotten « rebelote » is
+    tolerated once per side and per game; the second time it does not count."""
     import dataclasses
 
     from atout import Match
@@ -139,7 +140,7 @@ def test_belote_tolerance_forgotten_rebelote_counts_once_per_side_and_match():
 
 
 def test_belote_tolerance_does_not_cover_a_forgotten_belote():
-    """The tolerance is for a forgotten « rebelote » only: rebelote without belote gets nothing (source 000)."""
+    """The tolerance is for a forgotten « rebelote » only: rebelote without belote gets nothing (FFB, older wording)."""
     from atout import Match
 
     rules = COINCHE.replace(belote_tolerance=True)

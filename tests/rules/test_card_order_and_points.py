@@ -1,4 +1,4 @@
-"""Order and points of the cards: FFB coinche §6, §9.1, §11.2, §11.3; FunBelote tout atout (source 003)."""
+"""Order and points of the cards: FFB coinche §6, §9.1, §11.2, §11.3; FunBelote, *Sans atout / tout atout*."""
 
 import random
 
@@ -66,7 +66,7 @@ def test_card_of_another_plain_suit_never_wins():
 
 def test_sans_atout_order_and_points():
     """Sans atout: no trump, order A 10 K Q J 9 8 7, A 19, 10 10, K 4, Q 3, J 2, 9 8 7 nothing (FFB §11.2;
-    the J is worth 2 as in 000 and 003, the printed 0 of 002 does not total 152)."""
+    the J is worth 2 as in the FFB's older wording and FunBelote's, the 0 the FFB prints does not total 152)."""
     assert _strongest_first(SANS_ATOUT, "D") == list("ATKQJ987")
     assert _points(SANS_ATOUT, "D") == {"A": 19, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
@@ -87,7 +87,8 @@ def test_tout_atout_order_and_ffb_points():
 
 
 def test_tout_atout_funbelote_points():
-    """FunBelote's tout atout values: J 14, 9 9, A 6, 10 5, K 3, Q 1, still 152 in all (source 003, ta_values)."""
+    """FunBelote's tout atout values: J 14, 9 9, A 6, 10 5, K 3, Q 1, still 152 in all (FunBelote, *Sans atout /
+    tout atout*; ta_values)."""
     assert _points(TOUT_ATOUT, "H", "funbelote") == {"J": 14, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 1, "8": 0, "7": 0}
     assert sum(play_mode(TOUT_ATOUT, "funbelote").points) == 152
     rules = Ruleset.preset("coinche", tout_atout=True, ta_values="funbelote")

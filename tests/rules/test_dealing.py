@@ -1,5 +1,5 @@
-"""Dealing: FFB coinche §3 (dealer, cut, packets); classique's two stages (sources 001, 004); two and three
-players (sources 004, 000)."""
+"""Dealing: FFB coinche §3 (dealer, cut, packets); classique's two stages (*Règles de la belote classique*, the
+online game's classique); two and three players (*Belote face à face*, *Belote à trois sans 7 et 8*)."""
 
 import random
 
@@ -87,7 +87,7 @@ CLASSIQUE_STOCK = ["9S", "8S", "9H", "8H", "TH", "9D", "8D", "TD", "9C", "8C", "
 
 
 def test_classique_first_stage_five_cards_and_a_retourne():
-    """Classique: 5 cards each (3 then 2), then the next card is turned face up (classique, sources 001, 004)."""
+    """Classique: 5 cards each (3 then 2), then the next card is turned face up (*Règles de la belote classique*)."""
     deck = list(range(32))
     dealt = deal_cards(CLASSIQUE, deck, dealer=3, pattern=(3, 2))
     assert [h.bit_count() for h in dealt.hands] == [5, 5, 5, 5]
@@ -97,7 +97,8 @@ def test_classique_first_stage_five_cards_and_a_retourne():
 
 
 def test_classique_taker_gets_retourne_and_two_cards_others_three():
-    """Classique: the taker gets the retourne and 2 more cards, every other player 3 (classique, source 001)."""
+    """Classique: the taker gets the retourne and 2 more cards, every other player 3 (*Règles de la belote
+    classique*)."""
     deal = Deal.from_hands(CLASSIQUE, CLASSIQUE_HANDS, dealer=3, retourne="TS", stock=CLASSIQUE_STOCK)
     deal.apply("P")
     deal.apply("takeS")  # seat 1 takes
@@ -112,7 +113,7 @@ def test_classique_taker_gets_retourne_and_two_cards_others_three():
 
 def test_complete_retourne_serves_from_player_after_dealer():
     """Second stage: the rest is dealt from the player after the dealer, 2 to the taker, 3 to the others
-    (classique, source 001)."""
+    (*Règles de la belote classique*)."""
     hands = [0, 0, 0, 0]
     stock = list(range(11))
     full, rest = complete_retourne(CLASSIQUE, hands, 31, stock, dealer=1, taker=3)
@@ -122,7 +123,7 @@ def test_complete_retourne_serves_from_player_after_dealer():
 
 def test_trois_uses_24_cards_and_gives_eight_each():
     """Three players: 24 cards without 7s and 8s, 5 each and a retourne, then 8 each after the taking
-    (source 000, « belote à 3 sans 7 et 8 »)."""
+    (*Belote à trois sans 7 et 8*)."""
     rules = Ruleset.preset("trois")
     deal = Deal.new(rules, dealer=0, seed=4)
     assert [deal.hand_mask(s).bit_count() for s in range(3)] == [5, 5, 5]
@@ -133,8 +134,8 @@ def test_trois_uses_24_cards_and_gives_eight_each():
 
 
 def test_deux_six_cards_then_nine():
-    """Two players: 6 cards each (3 + 3) and a retourne, then 9 each once someone takes (face à face, source 004;
-    NOTES.md)."""
+    """Two players: 6 cards each (3 + 3) and a retourne, then 9 each once someone takes (*Belote face à face*;
+    common practice)."""
     rules = Ruleset.preset("deux")
     deal = Deal.new(rules, dealer=1, seed=9)
     assert [deal.hand_mask(s).bit_count() for s in range(2)] == [6, 6]

@@ -1,5 +1,6 @@
-"""End of the game: FFB coinche §10.3; classique (source 001: both sides reaching → the takers win); bazar and
-face à face targets (source 004); fixed number of deals (FFB §2). Deals are added as score-keeper facts."""
+"""End of the game: FFB coinche §10.3; classique (*Règles de la belote classique*: both sides reaching → the
+takers win); *Belote bazar* and *Belote face à face* targets; fixed number of deals (FFB §2). Deals are added as
+score-keeper facts."""
 
 from rulebook import facts
 
@@ -136,7 +137,7 @@ CLASSIQUE_DEALS = [
 
 
 def test_classique_both_reach_the_target_takers_win():
-    """Classique: both sides reach the target on the same deal: the takers win (classique, source 001)."""
+    """Classique: both sides reach the target on the same deal: the takers win (*Règles de la belote classique*)."""
     match = _match(CLASSIQUE, CLASSIQUE_DEALS)
     assert match.scores == {0: 440, 1: 458}
     match.add_facts(facts(CLASSIQUE, C(0, 0), 82))
@@ -145,7 +146,7 @@ def test_classique_both_reach_the_target_takers_win():
 
 
 def test_classique_first_to_reach_wins():
-    """Classique: the first side to reach the target (500, 1000 or 1500) wins (classique, source 001)."""
+    """Classique: the first side to reach the target (500, 1000 or 1500) wins (*Règles de la belote classique*)."""
     match = _match(CLASSIQUE, CLASSIQUE_DEALS[:4])
     assert match.scores == {0: 346, 1: 390}
     match.add_facts(facts(CLASSIQUE, C(0, 1), None, capot="takers"))
@@ -156,7 +157,7 @@ def test_classique_first_to_reach_wins():
 
 
 def test_bazar_game_to_501():
-    """Bazar: the first side to reach at least 501 wins (bazar, source 004)."""
+    """Bazar: the first side to reach at least 501 wins (*Belote bazar*)."""
     rules = Ruleset.preset("bazar")
     match = Match(rules, first_dealer=3)
     match.add_facts(facts(rules, C(80, 0), capot="takers"))

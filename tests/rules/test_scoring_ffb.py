@@ -146,7 +146,7 @@ def test_coinched_capot_counts_250_instead_of_160():
 
 
 def test_option_surcoinche_multiplier():
-    """Option surcoinche_multiplier (× 3 in some clubs, NOTES.md): (160 + 100) × 3 = 780."""
+    """Option surcoinche_multiplier (× 3 in some clubs): (160 + 100) × 3 = 780."""
     rules = COINCHE.replace(surcoinche_multiplier=3)
     assert score(rules, C(100, level=2), 120).marks == {0: 780, 1: 0}
 
@@ -253,7 +253,7 @@ def test_rounding_85_to_90_and_84_to_80():
 
 
 def test_rounding_never_makes_a_contract():
-    """Rounding never turns a chute into a made contract: 89 on a 90 bid fails (FFB coinche §10.2, NOTES.md)."""
+    """Rounding never turns a chute into a made contract: 89 on a 90 bid fails (FFB coinche §10.2)."""
     result = score(COINCHE, C(90), 89)
     assert result.outcome == "chute"
     assert result.marks == {0: 0, 1: 250}
@@ -263,13 +263,13 @@ def test_rounding_never_makes_a_contract():
 
 
 def test_option_chute_points_162():
-    """Option chute_points=162 (some clubs, NOTES.md): a fall gives the defence 162 + the contract."""
+    """Option chute_points=162 (some clubs): a fall gives the defence 162 + the contract."""
     assert score(COINCHE.replace(chute_points=162), C(100), 90).marks == {0: 0, 1: 260}
     assert score(COINCHE.replace(chute_points=162, rounding="none"), C(100), 90).marks == {0: 0, 1: 262}
 
 
 def test_option_multiplier_on_the_contract_only():
-    """Option multiplier_scope='contract': the coinche multiplies the contract only (NOTES.md): 160 + 100 × 2."""
+    """Option multiplier_scope='contract': the coinche multiplies the contract only (a club variant): 160 + 100 × 2."""
     rules = COINCHE.replace(multiplier_scope="contract")
     assert score(rules, C(100, level=1), 90).marks == {0: 0, 1: 360}
 
