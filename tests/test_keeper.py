@@ -220,3 +220,18 @@ def test_two_players_enter_each_sides_points_and_a_capot() -> None:
     said = run(book, sid, ["coeur", "Moi", "70", "20", "", "", "pique", "Toi", "0", "250", "", "", "quitter"])
     assert book.load(sid).match.scores == {0: 70, 1: 20 + 250}
     assert not any(s.startswith("Saisie refusée") for s in said)
+
+
+def test_a_sheet_kept_before_the_checks_still_opens(tmp_path: Path) -> None:
+    """A deal an earlier atout accepted (announcements for both sides) is kept and replayed, never lost."""
+    book = ScoreBook(tmp_path / "book.sqlite3")
+    sid = book.create(Ruleset.preset("coinche"), "x", ["Nous", "Eux"]).id
+    old = DealFacts(Contract(80, 1, 0), {0: 100, 1: 62}, announcements={0: 50, 1: 20})
+    with book.db:
+        book.db.execute(
+            "INSERT INTO deals (sheet, number, facts, created) VALUES (?, 1, ?, 'then')",
+            (sid, json.dumps(old.to_dict())),
+        )
+    assert book.load(sid).match.scores == {0: 100 + 50 + 80, 1: 60 + 20}
+    said = run(book, sid, ["90S Eux 100", "quitter"])
+    assert book.load(sid).match.scores == {0: 230 + 60, 1: 80 + 190} and not any("refusée" in s for s in said)

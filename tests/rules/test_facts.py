@@ -128,6 +128,8 @@ def test_announcements_no_side_can_show_are_refused(value):
 
 
 def test_the_refusal_names_the_nearest_possible_totals():
+    """130 cannot be shown by two hands (a cent and a tierce are 120, a cent and two tierces 140, FFB §8): the
+    refusal says which totals are near, in French and in English."""
     err = refused(COINCHE, DealFacts(C(), {0: 100, 1: 62}, announcements={1: 130}))
     assert "120 ou 140" in err.message("fr") and "120 or 140" in err.message("en")
     assert err.message("fr").startswith("La défense")
@@ -196,6 +198,8 @@ def test_a_capot_side_has_the_capot_points_and_the_others_none():
 
 
 def test_a_side_that_took_no_trick_has_no_card_points():
+    """Card points are « le nombre de points contenus dans les plis réalisés par son équipe » (FFB §10): no
+    trick, no points; every trick is a capot (§9); a deal has eight tricks."""
     refused(COINCHE, DealFacts(C(), {0: 140, 1: 22}, tricks={0: 8, 1: 0}))
     refused(COINCHE, DealFacts(C(), {0: 162, 1: 0}, tricks={0: 8, 1: 0}))  # every trick: a capot
     refused(COINCHE, DealFacts(C(), {0: 152, 1: 10}, tricks={0: 7, 1: 0}))  # seven tricks of eight
