@@ -1,0 +1,102 @@
+"""One message catalogue for every interface: keyed messages in French (the default) and English.
+
+The messages live in ``atout/locales/<lang>.toml``, one file per language with the
+same keys; a key is a dotted path (``web.table.your_turn``) and a message may name
+values in braces, filled in by :func:`tr`. The language is an argument, or else the
+current one (:func:`set_language`, a context variable, so each task of a server can
+speak its own player's language).
+
+>>> tr("common.seat.N"), tr("common.seat.N", "en")
+('Nord', 'North')
+>>> tr("common.you_win", "en", name="North–South")
+'North–South win the game!'
+>>> with language("en"):
+...     tr("common.seat.S")
+'South'
+>>> tr("no.such.key")
+Traceback (most recent call last):
+...
+KeyError: 'no.such.key'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("fr", "en")
+DEFAULT_LANGUAGE = "fr"
+
+_current: ContextVar[str] = ContextVar("atout_language", default=DEFAULT_LANGUAGE)
+
+
+def normalize(lang: str | None) -> str:
+    """A supported language from a code such as ``fr``, ``en-GB`` or ``None`` (the current one)."""
+    if lang is None:
+        return _current.get()
+    code = lang.strip().lower()[:2]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def set_language(lang: str) -> None:
+    """Make ``lang`` the language of messages asked without one (in this context)."""
+    _current.set(normalize(lang))
+
+
+def get_language() -> str:
+    return _current.get()
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Speak ``lang`` within a ``with`` block."""
+    token = _current.set(normalize(lang))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+@cache
+def messages(lang: str) -> Mapping[str, str]:
+    """Every message of ``lang``, by dotted key."""
+    text = resources.files("atout").joinpath("locales", f"{lang}.toml").read_text(encoding="utf-8")
+    flat: dict[str, str] = {}
+    _flatten(tomllib.loads(text), "", flat)
+    return flat
+
+
+def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None:
+    for key, value in table.items():
+        if isinstance(value, dict):
+            _flatten(value, f"{prefix}{key}.", out)
+        else:
+            out[prefix + key] = str(value)
+
+
+def tr(key: str, lang: str | None = None, /, **values: object) -> str:
+    """The message ``key`` in ``lang`` (default: the current language) with ``values`` filled in."""
+    return messages(normalize(lang))[key].format(**values)
+
+
+def section(prefix: str, lang: str | None = None) -> dict[str, str]:
+    """The messages whose key starts with ``prefix`` (e.g. ``web.``), as sent to a web page."""
+    return {k: v for k, v in messages(normalize(lang)).items() if k.startswith(prefix)}
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "get_language",
+    "language",
+    "messages",
+    "normalize",
+    "section",
+    "set_language",
+    "tr",
+]
