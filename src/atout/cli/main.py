@@ -7,6 +7,7 @@ record); 2 bad usage or unreadable input.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -194,6 +195,40 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from atout.web.server import serve
+        from atout.web.settings import Settings
+    except ImportError as err:
+        print(
+            f"atout serve: the web table needs its extra: pip install 'atout[web]' ({err.name} is missing)",
+            file=sys.stderr,
+        )
+        return 2
+    shard, shards = 0, 1
+    if args.shard:
+        try:
+            shard, shards = (int(x) for x in args.shard.split("/"))
+        except ValueError:
+            shard = shards = -1
+        if not 0 <= shard < shards:
+            print(f"atout serve: --shard must be K/N with 0 <= K < N, not {args.shard!r}", file=sys.stderr)
+            return 2
+    settings = Settings(
+        database_url=args.database_url,
+        bot_backend=args.bot_backend,
+        bot_workers=args.workers,
+        shard=shard,
+        shards=shards,
+    )
+    if args.data_dir:
+        settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
+    where = settings.database_url or settings.url()
+    print(f"atout: la table est sur http://{args.host}:{args.port}/ (base : {where})", file=sys.stderr)
+    serve(settings, args.host, args.port, proxied=args.proxied)
+    return 0
+
+
 def _score(args: argparse.Namespace) -> int:
     from atout.cli.keeper import Keeper
     from atout.scorebook import ScoreBook
@@ -277,6 +312,25 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--db", help="the score book (default: scores.sqlite3 in atout's data directory)")
     score.add_argument("--lang", default="fr", choices=("fr", "en"))
     score.set_defaults(run=_score)
+
+    serve = sub.add_parser("serve", help="serve the web table (needs the web extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database-url",
+        help="SQLAlchemy URL, e.g. postgresql+asyncpg://user:pw@host/db (default: SQLite in atout's data directory)",
+    )
+    serve.add_argument("--data-dir", help="where the default SQLite database lives")
+    serve.add_argument(
+        "--bot-backend",
+        default="process",
+        choices=("process", "thread", "ray"),
+        help="where bots think: worker processes (default), threads, or a Ray cluster",
+    )
+    serve.add_argument("--workers", type=int, default=None, help="bot worker processes (default: one per core)")
+    serve.add_argument("--shard", help="K/N: serve the tables of shard K of N servers sharing one database")
+    serve.add_argument("--proxied", action="store_true", help="behind a reverse proxy on this machine")
+    serve.set_defaults(run=_serve)
 
     referee = sub.add_parser("referee", help="replay a record under its rules and print the score")
     referee.add_argument("file", help="a record file (text or JSON)")

@@ -1,0 +1,80 @@
+"""Content of the pages that are not the live table: the rules, and finished games for their replay."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from atout.actions import Declare, Play
+from atout.cards import sorted_for_display
+from atout.record import read_records
+from atout.web.store import GameRow
+
+
+def doc_text(name: str) -> str:
+    """A page of atout's docs: shipped in the wheel as ``atout.docs``, read from the checkout otherwise."""
+    try:
+        return resources.files("atout.docs").joinpath(name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        checkout = Path(__file__).resolve().parents[3] / "docs" / name
+        return checkout.read_text(encoding="utf-8")
+
+
+@cache
+def rules_html() -> str:
+    """docs/rules.md as HTML (tables on, raw HTML off: the text is the project's own)."""
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(doc_text("rules.md")))
+
+
+def game_data(game: GameRow) -> dict[str, Any]:
+    """A finished game for the replay page: each deal's hands, calls, tricks and score."""
+    deals = []
+    for record in read_records(game.records):
+        deal = record.replay()
+        result = deal.result
+        score = result.score if result else None
+        calls = [
+            {"seat": s, "action": a.notation(), "fr": a.label("fr"), "en": a.label("en")}
+            for s, a in deal.actions
+            if not isinstance(a, (Play, Declare))
+        ]
+        n = deal.rules.players
+        deals.append(
+            {
+                "dealer": deal.dealer,
+                "hands": [[c.code for c in sorted_for_display(deal.initial_hands[s], deal.strain)] for s in range(n)],
+                "retourne": deal.retourne.code if deal.retourne is not None else None,
+                "calls": calls,
+                "contract": None
+                if deal.contract is None
+                else {"taker": deal.contract.taker, "fr": deal.contract.label("fr"), "en": deal.contract.label("en")},
+                "tricks": [
+                    {
+                        "leader": t.leader,
+                        "winner": t.winner,
+                        "points": t.points,
+                        "cards": [{"seat": t.seat_of(i, n), "card": c.code} for i, c in enumerate(t.cards)],
+                    }
+                    for t in deal.tricks
+                ],
+                "outcome": score.outcome if score else "passed",
+                "marks": {str(k): v for k, v in (score.marks if score else {}).items()},
+                "lines": [
+                    {"side": line.side, "fr": line.what_fr, "en": line.what_en, "points": line.points}
+                    for line in (score.lines if score else ())
+                ],
+            }
+        )
+    return {
+        "id": game.id,
+        "code": game.code,
+        "preset": game.preset,
+        "players": game.players,
+        "scores": game.scores,
+        "winner": game.winner,
+        "deals": deals,
+    }

@@ -1,0 +1,180 @@
+"""The tables of one server: creating them, finding their actors, bringing them back after a restart.
+
+A table's actor is loaded from the store the first time someone asks for it (a
+link opened, a player reconnecting), by replaying its action log, and unloaded a
+while after its last client left; so a restarted server (even one killed with
+``kill -9``) serves every live table exactly where it was. With several servers
+on one database, each serves the tables of its shard (:func:`~atout.web.tokens.code_hash`
+modulo the number of servers) and a reverse proxy sends each table's requests to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from atout.errors import AtoutError
+from atout.notation import seat_letters
+from atout.rules import PRESETS, Ruleset
+from atout.web.actor import Refused, Sit, TableActor, clean_name
+from atout.web.game import LoggedAction, TableGame
+from atout.web.settings import Settings
+from atout.web.store import SeatRow, Store
+from atout.web.tokens import Signer, code_hash, new_code, new_player_id, normalize_code
+from atout.web.workers import BotPool
+
+#: The levels a host may give the bots of a table.
+TABLE_LEVELS = ("debutant", "club", "expert")
+#: Options a host may set when creating a table, with their types.
+HOST_OPTIONS: dict[str, type] = {
+    "target": int,
+    "sans_atout": bool,
+    "tout_atout": bool,
+    "announcements": bool,
+    "belote_imprenable": bool,
+    "coinche": bool,
+    "surcoinche": bool,
+    "litige": str,
+    "overtrump_partner": bool,
+    "must_undertrump": bool,
+}
+#: Seconds an actor stays in memory after its last client left.
+IDLE_UNLOAD = 600.0
+
+
+class TableService:
+    """Creates tables and keeps the actors of the live ones."""
+
+    def __init__(self, store: Store, pool: BotPool, settings: Settings, rng: random.Random | None = None) -> None:
+        self.store = store
+        #: Draws each match's shuffle seed and first dealer (tests give a seeded one).
+        self.rng = rng or random.SystemRandom()
+        self.pool = pool
+        self.settings = settings
+        self.actors: dict[str, TableActor] = {}
+        self.signer: Signer | None = None
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._idle: dict[str, asyncio.TimerHandle] = {}
+
+    async def start(self) -> None:
+        self.signer = Signer(await self.store.secret())
+
+    async def close(self) -> None:
+        for handle in self._idle.values():
+            handle.cancel()
+        for actor in list(self.actors.values()):
+            await actor.stop()
+        self.actors.clear()
+
+    def token(self, code: str, player: str) -> str:
+        assert self.signer is not None
+        return self.signer.token(code, player)
+
+    def player(self, token: str | None, code: str) -> str | None:
+        assert self.signer is not None
+        return self.signer.player(token, code) if token else None
+
+    # ---------------------------------------------------------------- create
+    async def create(
+        self, preset: str, options: dict[str, Any], bots: str, seat: int | None, name: str
+    ) -> tuple[str, str]:
+        """A new table with its creator seated (South by default; he hosts it); returns its code and his token."""
+        rules = table_rules(preset, options)
+        if seat is None:
+            seat = seat_letters(rules).index("S")
+        if bots not in TABLE_LEVELS:
+            raise Refused("web.error.bad_level")
+        if not clean_name(name):
+            raise Refused("web.error.name")
+        if not 0 <= seat < rules.players:
+            raise Refused("web.error.no_such_seat")
+        player = new_player_id()
+        seats = [SeatRow(s, "open", "", None) for s in range(rules.players)]
+        seats[seat] = SeatRow(seat, "human", clean_name(name), player)
+        while True:
+            code = new_code()
+            if code_hash(code) % self.settings.shards == self.settings.shard:
+                break
+        first_dealer = self.rng.randrange(rules.players)  # drawn at random (FFB §3.1)
+        await self.store.create_table(
+            code, rules.to_json(), bots, player, self.rng.randrange(1 << 62), first_dealer, code_hash(code), seats
+        )
+        return code, self.token(code, player)
+
+    async def sit(self, code: str, seat: int, name: str, player: str | None) -> str:
+        """Seat a player (a new one unless his id is given); returns his token."""
+        actor = await self.actor(code)
+        if actor is None:
+            raise Refused("web.error.no_table")
+        player = player or new_player_id()
+        reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        actor.submit(Sit(player, seat, name, reply))
+        await reply
+        return self.token(actor.code, player)
+
+    # ----------------------------------------------------------------- find
+    async def actor(self, raw_code: str) -> TableActor | None:
+        """The actor of a table of this server, loaded (and replayed) if needed; None if there is none."""
+        code = normalize_code(raw_code)
+        actor = self.actors.get(code)
+        if actor is not None:
+            self._keep(code)
+            return actor
+        if code_hash(code) % self.settings.shards != self.settings.shard:
+            return None
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            actor = self.actors.get(code)
+            if actor is None:
+                actor = await self._load(code)
+                if actor is not None:
+                    self.actors[code] = actor
+                    actor.start()
+        self._loading.pop(code, None)
+        return actor
+
+    async def _load(self, code: str) -> TableActor | None:
+        row = await self.store.table(code)
+        if row is None:
+            return None
+        seats = await self.store.seats(row.id)
+        rules = Ruleset.from_json(row.rules)
+        game = None
+        if row.status != "lobby":
+            log = [LoggedAction(a.deal_no, a.seat, a.action) for a in await self.store.actions(row.id, row.game_no)]
+            game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)
+        return TableActor(row, seats, game, self.store, self.pool, self.settings, on_idle=self._idle_soon, rng=self.rng)
+
+    def _idle_soon(self, actor: TableActor) -> None:
+        self._keep(actor.code)
+        loop = asyncio.get_running_loop()
+        self._idle[actor.code] = loop.call_later(IDLE_UNLOAD, lambda: asyncio.create_task(self._unload(actor)))
+
+    def _keep(self, code: str) -> None:
+        handle = self._idle.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+
+    async def _unload(self, actor: TableActor) -> None:
+        self._idle.pop(actor.code, None)
+        if actor.conns or self.actors.get(actor.code) is not actor:
+            return
+        del self.actors[actor.code]
+        await actor.stop()
+
+
+def table_rules(preset: str, options: dict[str, Any]) -> Ruleset:
+    """The ruleset a host asked for: a preset and a few options, each checked."""
+    if preset not in PRESETS:
+        raise Refused("web.error.bad_preset")
+    values: dict[str, Any] = {}
+    for key, value in options.items():
+        kind = HOST_OPTIONS.get(key)
+        if kind is None or type(value) is not kind:
+            raise Refused("web.error.bad_option", option=key)
+        values[key] = value
+    try:
+        return Ruleset.preset(preset, **values)
+    except AtoutError as err:
+        raise Refused("web.error.bad_rules", why=str(err)) from None

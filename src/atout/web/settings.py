@@ -1,0 +1,43 @@
+"""The web server's settings, with the defaults of ``atout serve``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from platformdirs import user_data_path
+
+
+def default_data_dir() -> Path:
+    """atout's directory in the user's data directory (e.g. ``~/.local/share/atout``)."""
+    return user_data_path("atout", appauthor=False)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything ``atout serve`` can set."""
+
+    #: SQLAlchemy URL of the database; None: SQLite in :attr:`data_dir`.
+    database_url: str | None = None
+    data_dir: Path = field(default_factory=default_data_dir)
+    #: Where bots think: worker processes, threads (tests) or a Ray cluster.
+    bot_backend: str = "process"
+    bot_workers: int | None = None
+    #: Seconds between two bots' moves, so that people can follow them.
+    bot_pace: float = 0.9
+    #: Extra seconds a completed trick stays on the table before the next lead.
+    trick_pause: float = 1.2
+    #: Seconds before the next deal starts if not everyone has pressed « continuer ».
+    deal_pause: float = 30.0
+    #: Seconds a player may be away before a bot plays for him (until he is back).
+    seat_timeout: float = 45.0
+    #: With several servers on one database: this server's shard and their number.
+    shard: int = 0
+    shards: int = 1
+    #: Tables one client address may create per hour.
+    tables_per_hour: int = 60
+
+    def url(self) -> str:
+        from atout.web.store import default_url
+
+        return self.database_url or default_url(self.data_dir)

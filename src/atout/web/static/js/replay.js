@@ -1,0 +1,135 @@
+// A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score,
+// and on demand the double-dummy analysis of every card (what each one cost against perfect play).
+import { button, callLabel, cardEl, el, lang, loadMessages, t } from "./common.js";
+
+const gameId = document.body.dataset.game;
+const root = document.getElementById("replay");
+const state = { game: null, deal: 0, trick: 0, analysis: {} };
+
+function seatLabel(seat) {
+  return state.game.players[seat] || "?";
+}
+
+function sideLabel(side) {
+  return state.game.players.length === 4 ? t(`common.side.${side === 0 ? "NS" : "EW"}`) : seatLabel(side);
+}
+
+function render() {
+  const game = state.game;
+  const deal = game.deals[state.deal];
+  root.replaceChildren();
+  const picker = el("div", "panel row");
+  picker.append(el("span", "", t("web.replay.deal")));
+  game.deals.forEach((_, i) => {
+    const b = button(String(i + 1), () => { state.deal = i; state.trick = 0; render(); });
+    if (i === state.deal) b.classList.add("primary");
+    b.setAttribute("aria-pressed", String(i === state.deal));
+    picker.append(b);
+  });
+  root.append(picker);
+
+  const head = el("div", "panel");
+  const contract = deal.contract ? `${deal.contract[lang]} · ${seatLabel(deal.contract.taker)}` : t("web.table.passed_out");
+  head.append(el("h2", "", contract));
+  head.append(el("p", "", t("web.replay.dealer", { name: seatLabel(deal.dealer) })));
+  const calls = el("div", "calls");
+  for (const call of deal.calls) calls.append(el("span", "", t("web.table.call_line", { name: seatLabel(call.seat), call: callLabel(call.action) })));
+  head.append(calls);
+  root.append(head);
+
+  const played = new Set();
+  deal.tricks.slice(0, state.trick).forEach((trick) => trick.cards.forEach((c) => played.add(c.card)));
+  const hands = el("div", "replay-grid");
+  deal.hands.forEach((cards, seat) => {
+    const box = el("div", "panel replay-hand");
+    box.append(el("strong", "", seatLabel(seat)));
+    const row = el("div", "cards");
+    for (const card of cards) {
+      const node = cardEl(card, "small");
+      if (played.has(card)) node.classList.add("gone");
+      row.append(node);
+    }
+    box.append(row);
+    hands.append(box);
+  });
+  root.append(hands);
+
+  if (deal.tricks.length) {
+    const nav = el("div", "panel row");
+    nav.append(button("◀", () => step(-1)), el("span", "", t("web.replay.trick", { n: state.trick, total: deal.tricks.length })), button("▶", () => step(1)));
+    const shown = deal.tricks[state.trick - 1];
+    if (shown) {
+      const row = el("div", "row");
+      for (const c of shown.cards) {
+        const cell = el("div");
+        cell.append(cardEl(c.card, "small"), el("div", "hint", seatLabel(c.seat)));
+        row.append(cell);
+      }
+      nav.append(row, el("span", "", t("web.table.trick_won", { name: seatLabel(shown.winner), points: shown.points })));
+    }
+    root.append(nav);
+  }
+
+  const score = el("div", "panel");
+  score.append(el("h2", "", t(`web.outcome.${deal.outcome}`)));
+  const table = el("table", "score-table");
+  for (const line of deal.lines) {
+    const tr = el("tr");
+    tr.append(el("td", "", sideLabel(line.side)), el("td", "", line[lang]), el("td", "num", `+${line.points}`));
+    table.append(tr);
+  }
+  score.append(table);
+  if (deal.contract) score.append(button(t("web.replay.analyse"), analyse, "primary"));
+  const analysis = state.analysis[state.deal];
+  if (analysis) score.append(analysisTable(analysis));
+  root.append(score);
+}
+
+function analysisTable(rows) {
+  const table = el("table", "score-table analysis");
+  const head = el("tr");
+  for (const key of ["trick", "player", "card", "value", "best", "cost", "best_cards"]) head.append(el("th", "", t(`web.replay.col_${key}`)));
+  table.append(head);
+  for (const a of rows) {
+    const tr = el("tr");
+    const cost = el("td", a.cost ? "num cost" : "num", String(a.cost));
+    tr.append(el("td", "num", String(a.trick)), el("td", "", seatLabel(a.seat)));
+    const card = el("td");
+    card.append(cardEl(a.card, "mini"));
+    tr.append(card, el("td", "num", String(a.value)), el("td", "num", String(a.best)), cost);
+    const best = el("td");
+    for (const c of a.best_cards) best.append(cardEl(c, "mini"));
+    tr.append(best);
+    table.append(tr);
+  }
+  const wrap = el("div");
+  wrap.append(el("p", "hint", t("web.replay.analysis_help")), table);
+  return wrap;
+}
+
+async function analyse() {
+  const deal = state.deal;
+  root.setAttribute("aria-busy", "true");
+  const response = await fetch(`/api/games/${gameId}/deals/${deal}/analysis`);
+  root.removeAttribute("aria-busy");
+  if (response.ok) {
+    state.analysis[deal] = await response.json();
+    render();
+  }
+}
+
+function step(delta) {
+  const total = state.game.deals[state.deal].tricks.length;
+  state.trick = Math.max(0, Math.min(total, state.trick + delta));
+  render();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") step(1);
+  if (e.key === "ArrowLeft") step(-1);
+});
+
+await loadMessages();
+const response = await fetch(`/api/games/${gameId}`);
+state.game = await response.json();
+render();

@@ -1,0 +1,374 @@
+"""The web table's storage behind one small repository (SQLAlchemy 2, async).
+
+SQLite (embedded, the default) and PostgreSQL run the same code. :meth:`Store.open`
+applies the Alembic migrations, so a new or older database is brought to the
+current schema at start. Every write is its own transaction, committed before the
+server tells anyone about it. A database that is briefly unavailable (a restart, a
+dropped connection) is retried for a few seconds; past that, the operation raises
+:class:`StoreUnavailable` and the caller refuses the action it was storing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, CursorResult, event, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from atout.web import schema
+
+T = TypeVar("T")
+#: Waits between the attempts of an operation while the database is unavailable (seconds).
+RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
+
+
+class StoreUnavailable(RuntimeError):
+    """The database could not be reached for several seconds."""
+
+
+class DuplicateAction(RuntimeError):
+    """An action with this id is already in the log (a resent message)."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    code: str
+    rules: str
+    bots: str
+    status: str
+    host: str
+    game_no: int
+    match_seed: int
+    first_dealer: int
+    shard: int
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    player: str | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    deal_no: int
+    seat: int
+    action: str
+    action_id: str | None
+    by_bot: bool
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    code: str
+    game_no: int
+    finished_at: datetime
+    preset: str
+    players: list[str]
+    scores: dict[str, int]
+    winner: int | None
+    deals: int
+    records: str
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_url(data_dir: Path) -> str:
+    """The embedded SQLite database in ``data_dir``."""
+    return f"sqlite+aiosqlite:///{data_dir / 'web.sqlite3'}"
+
+
+class Store:
+    """Tables, seats, the action log and finished games, in one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    # ------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        """Bring the schema to the current version (Alembic) and make sure a secret exists."""
+        database = self.engine.url.database
+        if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_migrate)
+        await self.secret()
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def _run(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work`` in a transaction, retrying while the database is unavailable."""
+        for delay in (*RETRY_DELAYS, None):
+            try:
+                async with self.engine.begin() as conn:
+                    return await work(conn)
+            except IntegrityError:
+                raise
+            except (OperationalError, DBAPIError, OSError) as err:
+                if (
+                    isinstance(err, DBAPIError)
+                    and not isinstance(err, OperationalError)
+                    and not err.connection_invalidated
+                ):
+                    raise
+                if delay is None:
+                    raise StoreUnavailable(str(err).splitlines()[0]) from None
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
+
+    # ---------------------------------------------------------------- secret
+    async def secret(self) -> str:
+        """The installation's signing secret, generated and stored on first use."""
+
+        async def work(conn: AsyncConnection) -> str:
+            found = (await conn.execute(select(schema.meta.c.value).where(schema.meta.c.key == "secret"))).scalar()
+            if found is None:
+                found = secrets.token_urlsafe(32)
+                await conn.execute(insert(schema.meta).values(key="secret", value=found))
+            return str(found)
+
+        try:
+            return await self._run(work)
+        except IntegrityError:  # another server stored one first
+            return await self.secret()
+
+    # ---------------------------------------------------------------- tables
+    async def create_table(
+        self,
+        code: str,
+        rules: str,
+        bots: str,
+        host: str,
+        match_seed: int,
+        first_dealer: int,
+        shard: int,
+        seats: Sequence[SeatRow],
+    ) -> TableRow:
+        async def work(conn: AsyncConnection) -> TableRow:
+            now = _now()
+            values: dict[str, Any] = dict(
+                code=code,
+                rules=rules,
+                bots=bots,
+                status="lobby",
+                host=host,
+                game_no=1,
+                match_seed=match_seed,
+                first_dealer=first_dealer,
+                shard=shard,
+            )
+            result = await conn.execute(insert(schema.tables).values(created_at=now, updated_at=now, **values))
+            table_id = _new_id(result)
+            await conn.execute(
+                insert(schema.seats),
+                [dict(table_id=table_id, seat=s.seat, kind=s.kind, name=s.name, player=s.player) for s in seats],
+            )
+            return TableRow(id=table_id, **values)
+
+        return await self._run(work)
+
+    async def update_table(self, table_id: int, **values: Any) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            stmt = update(schema.tables).where(schema.tables.c.id == table_id)
+            await conn.execute(stmt.values(updated_at=_now(), **values))
+
+        await self._run(work)
+
+    async def set_seat(self, table_id: int, seat: SeatRow) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            c = schema.seats.c
+            stmt = update(schema.seats).where(c.table_id == table_id, c.seat == seat.seat)
+            await conn.execute(stmt.values(kind=seat.kind, name=seat.name, player=seat.player))
+
+        await self._run(work)
+
+    async def table(self, code: str) -> TableRow | None:
+        async def work(conn: AsyncConnection) -> TableRow | None:
+            row = (await conn.execute(select(*_TABLE_COLUMNS).where(schema.tables.c.code == code))).first()
+            return TableRow(**row._mapping) if row else None
+
+        return await self._run(work)
+
+    async def live_tables(self, shard: int, shards: int) -> list[TableRow]:
+        """Tables still in the lobby or being played, of this server's shard."""
+
+        async def work(conn: AsyncConnection) -> list[TableRow]:
+            c = schema.tables.c
+            rows = await conn.execute(select(*_TABLE_COLUMNS).where(c.status.in_(("lobby", "playing"))).order_by(c.id))
+            return [TableRow(**r._mapping) for r in rows if r.shard % shards == shard]
+
+        return await self._run(work)
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        async def work(conn: AsyncConnection) -> list[SeatRow]:
+            c = schema.seats.c
+            rows = await conn.execute(
+                select(c.seat, c.kind, c.name, c.player).where(c.table_id == table_id).order_by(c.seat)
+            )
+            return [SeatRow(**r._mapping) for r in rows]
+
+        return await self._run(work)
+
+    # --------------------------------------------------------------- actions
+    async def append_action(self, table_id: int, game_no: int, row: ActionRow) -> None:
+        """Append one action to the log; :class:`DuplicateAction` if its id is already there."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(schema.actions).values(
+                    table_id=table_id,
+                    game_no=game_no,
+                    seq=row.seq,
+                    deal_no=row.deal_no,
+                    seat=row.seat,
+                    action=row.action,
+                    action_id=row.action_id,
+                    by_bot=row.by_bot,
+                    created_at=_now(),
+                )
+            )
+
+        try:
+            await self._run(work)
+        except IntegrityError:
+            raise DuplicateAction(row.action_id or str(row.seq)) from None
+
+    async def actions(self, table_id: int, game_no: int) -> list[ActionRow]:
+        async def work(conn: AsyncConnection) -> list[ActionRow]:
+            c = schema.actions.c
+            rows = await conn.execute(
+                select(c.seq, c.deal_no, c.seat, c.action, c.action_id, c.by_bot)
+                .where(c.table_id == table_id, c.game_no == game_no)
+                .order_by(c.seq)
+            )
+            return [ActionRow(**r._mapping) for r in rows]
+
+        return await self._run(work)
+
+    # ----------------------------------------------------------------- games
+    async def save_game(
+        self,
+        table_id: int,
+        game_no: int,
+        preset: str,
+        players: list[str],
+        scores: dict[str, int],
+        winner: int | None,
+        deals: int,
+        records: str,
+    ) -> int:
+        async def work(conn: AsyncConnection) -> int:
+            result = await conn.execute(
+                insert(schema.games).values(
+                    table_id=table_id,
+                    game_no=game_no,
+                    finished_at=_now(),
+                    preset=preset,
+                    players=players,
+                    scores=scores,
+                    winner=winner,
+                    deals=deals,
+                    records=records,
+                )
+            )
+            return _new_id(result)
+
+        return await self._run(work)
+
+    async def games(self, limit: int = 50, offset: int = 0) -> list[GameRow]:
+        async def work(conn: AsyncConnection) -> list[GameRow]:
+            rows = await conn.execute(_GAMES.order_by(schema.games.c.id.desc()).limit(limit).offset(offset))
+            return [GameRow(**r._mapping) for r in rows]
+
+        return await self._run(work)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async def work(conn: AsyncConnection) -> GameRow | None:
+            row = (await conn.execute(_GAMES.where(schema.games.c.id == game_id))).first()
+            return GameRow(**row._mapping) if row else None
+
+        return await self._run(work)
+
+    async def analysis(self, game_id: int, deal_no: int) -> Any:
+        async def work(conn: AsyncConnection) -> Any:
+            c = schema.analyses.c
+            return (await conn.execute(select(c.data).where(c.game_id == game_id, c.deal_no == deal_no))).scalar()
+
+        return await self._run(work)
+
+    async def save_analysis(self, game_id: int, deal_no: int, data: Any) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(insert(schema.analyses).values(game_id=game_id, deal_no=deal_no, data=data))
+
+        with suppress(IntegrityError):  # computed twice at once: the first one stays
+            await self._run(work)
+
+
+_TABLE_COLUMNS = (
+    schema.tables.c.id,
+    schema.tables.c.code,
+    schema.tables.c.rules,
+    schema.tables.c.bots,
+    schema.tables.c.status,
+    schema.tables.c.host,
+    schema.tables.c.game_no,
+    schema.tables.c.match_seed,
+    schema.tables.c.first_dealer,
+    schema.tables.c.shard,
+)
+_GAMES = select(
+    schema.games.c.id,
+    schema.tables.c.code,
+    schema.games.c.game_no,
+    schema.games.c.finished_at,
+    schema.games.c.preset,
+    schema.games.c.players,
+    schema.games.c.scores,
+    schema.games.c.winner,
+    schema.games.c.deals,
+    schema.games.c.records,
+).join(schema.tables, schema.tables.c.id == schema.games.c.table_id)
+
+
+def _new_id(result: CursorResult[Any]) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a killed process
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _migrate(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("atout.web").joinpath("migrations")))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

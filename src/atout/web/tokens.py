@@ -1,0 +1,71 @@
+"""Table codes and seat tokens.
+
+A table's code is 12 characters drawn at random from 32 unambiguous letters and
+digits (60 bits): it cannot be guessed, and it reads well aloud
+(``K7QM-2XHD-9PRT``). A player's token is signed with the installation's secret
+(HMAC through itsdangerous): it names the table and the player, so only its holder
+can act for the seat that player sits in.
+
+>>> normalize_code(" k7qm 2xhd-9prt ")
+'K7QM2XHD9PRT'
+>>> format_code("K7QM2XHD9PRT")
+'K7QM-2XHD-9PRT'
+>>> signer = Signer("secret")
+>>> token = signer.token("K7QM2XHD9PRT", "p1")
+>>> signer.player(token, "K7QM2XHD9PRT"), signer.player(token, "OTHERTABLE12"), signer.player("forged", "K7QM2XHD9PRT")
+('p1', None, None)
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_LENGTH = 12
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_player_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def normalize_code(text: str) -> str:
+    """A code as typed (any case, spaces or dashes) in its stored form."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def format_code(code: str) -> str:
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
+
+
+def code_hash(code: str) -> int:
+    """A stable number in 0..65535 from a code: its server is ``code_hash(code) % servers``."""
+    value = 0
+    for ch in code:
+        value = (value * 31 + ord(ch)) % 1_000_003
+    return value % 65536
+
+
+class Signer:
+    """Makes and checks seat tokens with the installation's secret."""
+
+    def __init__(self, secret: str) -> None:
+        self._serializer = URLSafeSerializer(secret, salt="atout-seat")
+
+    def token(self, code: str, player: str) -> str:
+        return self._serializer.dumps({"t": code, "p": player})
+
+    def player(self, token: str, code: str) -> str | None:
+        """The player a token names at table ``code``; None if it is forged or for another table."""
+        try:
+            data = self._serializer.loads(token)
+        except BadSignature:
+            return None
+        if not isinstance(data, dict) or data.get("t") != code or not isinstance(data.get("p"), str):
+            return None
+        return str(data["p"])
