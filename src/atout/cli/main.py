@@ -328,6 +328,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="where bots think: worker processes (default), threads, or a Ray cluster",
     )
     serve.add_argument("--workers", type=int, default=None, help="bot worker processes (default: one per core)")
+    serve.add_argument("--bot-pace", type=float, default=0.9, help="seconds between two bots' moves (default 0.9)")
+    serve.add_argument(
+        "--seat-timeout",
+        type=float,
+        default=45.0,
+        help="seconds a player may be away before a bot plays for him (default 45)",
+    )
     serve.add_argument("--shard", help="K/N: serve the tables of shard K of N servers sharing one database")
     serve.add_argument("--proxied", action="store_true", help="behind a reverse proxy on this machine")
     serve.set_defaults(run=_serve)

@@ -99,8 +99,9 @@ def default_url(data_dir: Path) -> str:
 class Store:
     """Tables, seats, the action log and finished games, in one database."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, retry_delays: Sequence[float] = RETRY_DELAYS) -> None:
         self.url = url
+        self.retry_delays = tuple(retry_delays)
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -120,7 +121,7 @@ class Store:
 
     async def _run(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """Run ``work`` in a transaction, retrying while the database is unavailable."""
-        for delay in (*RETRY_DELAYS, None):
+        for delay in (*self.retry_delays, None):
             try:
                 async with self.engine.begin() as conn:
                     return await work(conn)

@@ -21,6 +21,7 @@ from atout.i18n import tr
 from atout.notation import seat_letter
 from atout.observation import Observation
 from atout.rules import Ruleset
+from atout.scoring import DealScore
 from atout.web.game import TableGame, contract_data
 
 View = dict[str, Any]
@@ -237,6 +238,16 @@ def _heard(obs: Observation, seat: int | None, lang: str) -> dict[str, list[View
     return heard
 
 
+def _score_lines(score: DealScore, lang: str) -> list[View]:
+    """Each term of the score, then each side's rounding, so that the lines add up to the marks."""
+    lines = [{"side": line.side, "label": line.label(lang), "points": line.points} for line in score.lines]
+    for side, marks in score.marks.items():
+        rounding = marks - sum(line.points for line in score.lines if line.side == side)
+        if rounding:
+            lines.append({"side": side, "label": tr("web.table.rounding", lang), "points": rounding})
+    return lines
+
+
 def _result(game: TableGame, obs: Observation, lang: str) -> View:
     result = obs.result
     assert result is not None
@@ -257,7 +268,7 @@ def _result(game: TableGame, obs: Observation, lang: str) -> View:
         "belote": _by_side(result.belote),
         "announcements": _by_side(result.announcements),
         "totals": _by_side(score.totals),
-        "lines": [{"side": line.side, "label": line.label(lang), "points": line.points} for line in score.lines],
+        "lines": _score_lines(score, lang),
         "marks": _by_side(score.marks),
         "held": score.held,
         "hands": hands,

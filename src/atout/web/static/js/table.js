@@ -138,11 +138,10 @@ function sideName(side) {
   return found ? found.name : String(side);
 }
 
+/** A human by his name; a bot or an open seat by the seat's name (Ouest, Nord...). */
 function playerName(seat) {
   const s = state.view.seats[seat];
-  if (s.kind === "bot") return t("web.table.bot_name", { level: t(`web.level.${s.name}`) });
-  if (s.kind === "open") return t("web.table.open_seat");
-  return s.name;
+  return s.kind === "human" ? s.name : seatName(s.letter);
 }
 
 function render() {
@@ -214,6 +213,8 @@ function seatEl(seat) {
   if (seat.seat === me()) name.textContent = t("web.table.you_named", { name: playerName(seat.seat) });
   box.append(name);
   const tags = [];
+  if (seat.kind === "bot") tags.push(t("web.table.bot_name", { level: t(`web.level.${seat.name}`) }));
+  if (seat.kind === "open") tags.push(t("web.table.open_seat"));
   if (view.rules.players === 4) tags.push(sideName(sideOf(seat.seat)));
   if (deal && deal.dealer === seat.seat) tags.push(t("web.table.dealer"));
   box.append(el("div", "tag", tags.join(" · ")));
@@ -352,7 +353,7 @@ function bidButtons(legal) {
   }
   const others = el("div", "actions");
   for (const notation of legal.filter((n) => ["P", "X", "XX"].includes(n))) {
-    others.append(button(callLabel(notation), () => act(notation), notation === "P" ? "" : "primary"));
+    others.append(button(callLabel(notation), () => act(notation), notation === "P" ? "" : "double"));
   }
   wrap.append(others);
   return wrap;
@@ -416,7 +417,7 @@ function resultBox(matchOver) {
     const table = el("table", "score-table");
     for (const line of result.lines) {
       const row = el("tr");
-      row.append(el("td", "", sideName(line.side)), el("td", "", line.label), el("td", "num", `+${line.points}`));
+      row.append(el("td", "", sideName(line.side)), el("td", "", line.label), el("td", "num", signed(line.points)));
       table.append(row);
     }
     const marks = el("tr");
@@ -448,6 +449,10 @@ function resultBox(matchOver) {
   }
   box.append(row);
   return box;
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : `−${-points}`;
 }
 
 function handsMini(hands) {
@@ -526,6 +531,7 @@ function handArea() {
   const label = seatEl(mySeat);
   label.classList.remove("bottom");
   area.append(label);
+  if (!deal.hand.length) return area;
   const myTurn = deal.turn === me() && deal.phase === "play" && !deal.declare.length;
   const hand = el("div", `hand${myTurn ? " my-turn" : ""}`);
   hand.setAttribute("role", "group");

@@ -1,0 +1,248 @@
+"""The HTTP API and the WebSocket protocol, spoken as a browser speaks them (through the ASGI app).
+
+What is checked: a table is created and started, actions are applied in order and
+acknowledged, the server alone decides legality and refuses in the player's
+language (the rules core's reasons), a spectator sees no hand and cannot act, a
+second tab takes the seat over, a client resumes from its last version, bad
+messages and floods are refused without harming the table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from harness import fast_settings
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from atout.web.app import create_app
+from atout.web.protocol import BURST, MAX_MESSAGE
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(fast_settings(tmp_path))) as test_client:
+        yield test_client
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, str]:
+    response = client.post("/api/tables", json={"preset": "coinche", "name": "Alice", **body})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def hello(ws: WebSocketTestSession, token: str | None = None, **extra: Any) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token, **extra})
+    return dict(ws.receive_json())
+
+
+def until(ws: WebSocketTestSession, test: Any, limit: int = 500) -> dict[str, Any]:
+    """Read messages until one passes ``test``."""
+    for _ in range(limit):
+        message = dict(ws.receive_json())
+        if test(message):
+            return message
+    raise AssertionError("no such message")
+
+
+def my_turn(message: dict[str, Any]) -> bool:
+    view = message.get("view")
+    deal = view["deal"] if view else None
+    return bool(deal and deal["turn"] == view["you"] and (deal["legal"] or deal["declare"]))
+
+
+def play_until_my_card(ws: WebSocketTestSession) -> dict[str, Any]:
+    """Bid 80♥ (or pass) whenever asked until it is this seat's turn to play a card; its deal view then."""
+    for _ in range(2000):
+        message = until(ws, my_turn)
+        deal = message["view"]["deal"]
+        if deal["declare"]:
+            call = deal["declare"][0]["action"]
+        elif deal["phase"] == "play":
+            return dict(deal)
+        else:
+            call = "80H" if "80H" in deal["legal"] else "P"
+        ws.send_json({"type": "act", "action": call, "id": f"call{message['version']}"})
+    raise AssertionError("never my turn to play")
+
+
+def test_a_table_is_created_started_and_played(client: TestClient) -> None:
+    table = new_table(client)
+    assert client.get(table["url"]).status_code == 200
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        first = hello(ws, table["token"])
+        assert first["type"] == "snapshot" and first["view"]["status"] == "lobby" and first["view"]["host"]
+        ws.send_json({"type": "start"})
+        turn = until(ws, my_turn)
+        assert turn["view"]["deal"]["phase"] == "auction" and len(turn["view"]["deal"]["hand"]) == 8
+        ws.send_json({"type": "act", "action": "P", "id": "1"})
+        ack = until(ws, lambda m: m["type"] == "ack")
+        assert ack["id"] == "1"
+        calls = until(ws, lambda m: m["type"] == "update" and m["view"]["deal"]["calls"])["view"]["deal"]["calls"]
+        assert calls[[c["seat"] for c in calls].index(turn["view"]["you"])]["action"] == "P"
+
+
+def test_an_illegal_card_is_refused_with_the_rules_reason_in_the_players_language(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        hello(ws, table["token"], lang="en")
+        ws.send_json({"type": "start"})
+        deal = play_until_my_card(ws)
+        illegal = [c for c in deal["hand"] if c not in deal["legal"]]
+        if not illegal:
+            pytest.skip("every card is legal at this turn")
+        ws.send_json({"type": "act", "action": illegal[0], "id": "bad"})
+        error = until(ws, lambda m: m["type"] == "error")
+        assert error["id"] == "bad" and error["code"] != "turn"
+        assert "must" in error["message"] or "follow" in error["message"]
+        ws.send_json({"type": "ping"})
+        assert until(ws, lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was broadcast
+
+
+def test_acting_out_of_turn_or_unseated_is_refused(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        hello(ws, table["token"])
+        ws.send_json({"type": "act", "action": "P", "id": "early"})
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "not_started"
+    with client.websocket_connect(f"/ws/{table['code']}") as spectator:
+        snapshot = hello(spectator)
+        assert snapshot["view"]["you"] is None and not snapshot["view"]["host"]
+        spectator.send_json({"type": "act", "action": "P", "id": "x"})
+        error = until(spectator, lambda m: m["type"] == "error")
+        assert error["code"] == "not_seated" and error["message"] == "Asseyez-vous d'abord à la table."
+        spectator.send_json({"type": "start"})
+        assert until(spectator, lambda m: m["type"] == "error")["code"] == "not_seated"
+
+
+def test_a_spectator_sees_the_play_but_no_hand(client: TestClient) -> None:
+    table = new_table(client)
+    with (
+        client.websocket_connect(f"/ws/{table['code']}") as ws,
+        client.websocket_connect(f"/ws/{table['code']}") as spectator,
+    ):
+        hello(ws, table["token"])
+        hello(spectator)
+        ws.send_json({"type": "start"})
+        update = until(spectator, lambda m: m["type"] == "update" and m["view"]["deal"])
+        assert update["view"]["deal"]["hand"] == [] and update["view"]["deal"]["legal"] == []
+        assert update["view"]["deal"]["counts"] == [8, 8, 8, 8]
+
+
+def test_a_second_tab_takes_the_seat_over(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as first:
+        hello(first, table["token"])
+        with client.websocket_connect(f"/ws/{table['code']}") as second:
+            assert hello(second, table["token"])["view"]["you"] == 2
+            assert until(first, lambda m: m["type"] == "replaced")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            assert closed.value.code == 4000
+
+
+def test_a_client_resumes_from_its_last_version(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        snapshot = hello(ws, table["token"])
+        epoch, version = snapshot["epoch"], snapshot["version"]
+        ws.send_json({"type": "start"})
+        until(ws, my_turn)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        resume = hello(ws, table["token"], epoch=epoch, version=version)
+        assert resume["type"] == "resume" and resume["updates"]
+        assert [u["version"] for u in resume["updates"]] == list(range(version + 1, resume["version"] + 1))
+        assert resume["updates"][0]["events"][0]["kind"] in ("deal_start", "seat")
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        assert hello(ws, table["token"], epoch="other", version=3)["type"] == "snapshot"
+
+
+def test_malformed_and_oversized_messages_are_refused_and_the_table_goes_on(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        hello(ws, table["token"])
+        for bad in (
+            "not json",
+            json.dumps({"type": "act"}),
+            json.dumps({"type": "nuke"}),
+            "x" * (MAX_MESSAGE + 1),
+            json.dumps({"type": "act", "action": "P" * 500}),
+        ):
+            ws.send_text(bad)
+            assert until(ws, lambda m: m["type"] == "error")["code"] == "malformed"
+        ws.send_json({"type": "start"})
+        assert until(ws, my_turn)
+
+
+def test_a_flood_is_refused_then_cut(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        hello(ws, table["token"])
+        for _ in range(BURST + 60):
+            ws.send_json({"type": "ping"})
+        codes = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                codes.append(ws.receive_json().get("code"))
+        assert "flood" in codes and closed.value.code == 1008
+
+
+def test_a_socket_that_does_not_say_hello_or_names_no_table_is_closed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/NOSUCHTABLE1") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 4404
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        ws.send_json({"type": "ping"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+
+
+def test_a_forged_token_makes_a_spectator(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:
+        assert hello(ws, table["token"][:-3] + "abc")["view"]["you"] is None
+
+
+def test_bad_tables_are_refused_in_the_visitors_language(client: TestClient) -> None:
+    refused = client.post("/api/tables", json={"preset": "belotte", "name": "A"})
+    assert refused.status_code == 400 and refused.json()["detail"] == "Variante inconnue."
+    refused = client.post("/api/tables?lang=en", json={"preset": "coinche", "name": "A", "options": {"x": 1}})
+    assert refused.json()["detail"] == "Table option refused: x"
+    assert client.post("/api/tables", json={"preset": "coinche", "name": " \u200b "}).status_code == 400
+    refused = client.post("/api/tables", json={"preset": "coinche", "name": "A", "options": {"target": -5}})
+    assert refused.status_code == 400 and "target" in refused.json()["detail"]
+    assert client.post("/api/tables", json={"preset": "coinche"}).status_code == 422
+
+
+def test_seats_are_claimed_once(client: TestClient) -> None:
+    table = new_table(client)
+    bob = client.post(f"/api/tables/{table['code']}/seats", json={"seat": 0, "name": "<b>Bob</b>"})
+    assert bob.status_code == 200
+    taken = client.post(f"/api/tables/{table['code']}/seats", json={"seat": 0, "name": "Carl"})
+    assert taken.status_code == 409 and taken.json()["detail"] == "Cette place est déjà prise."
+    assert client.post(f"/api/tables/{table['code']}/seats", json={"seat": 9, "name": "Carl"}).status_code == 400
+    info = client.get(f"/api/tables/{table['code']}").json()
+    assert info["seats"][0] == {"seat": 0, "kind": "human", "name": "<b>Bob</b>"}
+    page = client.get(f"/t/{table['code']}").text
+    assert "<b>Bob</b>" not in page  # names reach pages as text only
+
+
+def test_the_pages_speak_french_by_default_and_english_on_request(client: TestClient) -> None:
+    home = client.get("/")
+    assert 'lang="fr"' in home.text and "Jouer contre les robots" in home.text
+    english = client.get("/?lang=en")
+    assert 'lang="en"' in english.text and "Play against bots" in english.text
+    assert client.cookies.get("lang") == "en"
+    assert "Play against bots" in client.get("/").text  # the choice is remembered
+    rules = client.get("/rules?lang=fr")
+    assert rules.status_code == 200 and "<h2>The presets</h2>" in rules.text
+    assert client.get("/t/NOPE").status_code == 404
+    fr, en = client.get("/i18n/fr.json").json(), client.get("/i18n/en.json").json()
+    assert fr.keys() == en.keys() and fr["web.call.pass"] == "Passe" and en["web.call.pass"] == "Pass"
