@@ -130,7 +130,7 @@ def own_postgres() -> Iterator[PostgresServer]:
         yield server
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium() -> str:
     path = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(path).exists():

@@ -27,23 +27,10 @@ from conftest import free_port
 pytestmark = pytest.mark.anyio
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "atout",
-        "serve",
-        "--data-dir",
-        str(data),
-        "--port",
-        str(port),
-        "--bot-backend",
-        "thread",
-        "--workers",
-        "1",
-        "--bot-pace",
-        "0",
-    ]
+def start_server(data: Path, port: int, bot_pace: float = 0.0) -> subprocess.Popen[bytes]:
+    """``atout serve`` on a data directory, once it answers."""
+    command = [sys.executable, "-m", "atout", "serve", "--data-dir", str(data), "--port", str(port)]
+    command += ["--bot-backend", "thread", "--workers", "1", "--bot-pace", str(bot_pace)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -132,9 +132,10 @@ class BotPool:
             return
         if self.backend == "process":
             self._executor = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
-        else:
+            self._warming = [loop.run_in_executor(self._executor, warm, levels) for _ in range(self.workers)]
+        else:  # threads share the process's kernels: load them once, beside the deciding threads
             self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="atout-bot")
-        self._warming = [loop.run_in_executor(self._executor, warm, levels) for _ in range(self.workers)]
+            self._warming = [loop.run_in_executor(None, warm, levels)]
 
     async def ready(self) -> None:
         """Wait until every worker has loaded what it needs."""

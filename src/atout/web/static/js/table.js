@@ -133,9 +133,8 @@ function sideOf(seatNumber) {
 }
 
 function sideName(side) {
-  const sides = state.view.match ? state.view.match.sides : [];
-  const found = sides.find((s) => s.side === side);
-  return found ? found.name : String(side);
+  if (state.view.rules.players === 4) return t(`common.side.${side === 0 ? "NS" : "EW"}`);
+  return playerName(side);
 }
 
 /** A human by his name; a bot or an open seat by the seat's name (Ouest, Nord...). */
@@ -215,9 +214,10 @@ function seatEl(seat) {
   const tags = [];
   if (seat.kind === "bot") tags.push(t("web.table.bot_name", { level: t(`web.level.${seat.name}`) }));
   if (seat.kind === "open") tags.push(t("web.table.open_seat"));
-  if (view.rules.players === 4) tags.push(sideName(sideOf(seat.seat)));
   if (deal && deal.dealer === seat.seat) tags.push(t("web.table.dealer"));
-  box.append(el("div", "tag", tags.join(" · ")));
+  const tag = el("div", "tag", tags.join(" · "));
+  if (view.rules.players === 4) tag.append(el("span", "side", `${tags.length ? " · " : ""}${sideName(sideOf(seat.seat))}`));
+  box.append(tag);
   if (seat.kind === "human" && !seat.connected) {
     box.append(el("div", "tag away", seat.replaced ? t("web.table.replaced") : t("web.table.away")));
   }

@@ -1,0 +1,197 @@
+"""End to end, in a real browser: Debian's Chromium driven by Playwright against a real server.
+
+A player creates a table and plays a whole deal against bots with the mouse (and
+the keyboard); two browsers join one table and play it together; a page reloaded
+in the middle of a deal carries on; a phone held upright gets a table that fits.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import free_port
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_restart import start_server
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: Something the player can do now: a call, a card, a choice in a box (belote, announcements, next deal).
+ACTIONABLE = ".bidding .actions button, .hand.my-turn .card.playable, .box .actions button"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    process = start_server(tmp_path_factory.mktemp("web"), port, bot_pace=0.05)
+    yield f"http://127.0.0.1:{port}"
+    process.kill()
+    process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(20_000)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def quick_start(page: Page, server: str, name: str = "Alice") -> None:
+    page.goto(server + "/")
+    page.fill("#quick-form input[name=name]", name)
+    page.click("#quick-form button")
+    page.wait_for_selector(".hand .card")
+
+
+def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
+    """Do what the table asks of this player (bid once, then pass; play a legal card); what was done
+    ("" if the table moved on meanwhile: the page is drawn anew at every update)."""
+    try:
+        page.wait_for_selector(ACTIONABLE, timeout=wait)
+    except PlaywrightTimeout:
+        if wait >= 20_000:
+            raise
+        return ""
+    if page.locator(".bidding .actions button").count():
+        strains = page.locator(".bidding button.suit-red, .bidding button.suit-black")
+        if bid and strains.count():
+            strains.first.click()
+            return "bid"
+        page.locator(".bidding .actions button", has_text="Passe").first.click()
+        return "call"
+    if page.locator(".hand.my-turn .card.playable").count():
+        page.locator(".hand.my-turn .card.playable").first.click()
+        return "card"
+    box = page.locator(".box .actions button")
+    if not box.count():
+        return ""
+    label = box.first.inner_text(timeout=2000)
+    box.first.click(timeout=2000)
+    return "continue" if label == "Continuer" else "choice"
+
+
+def play_deal(page: Page) -> list[str]:
+    """Play until the deal's score is shown and Continue is pressed."""
+    done: list[str] = []
+    while not done or done[-1] != "continue":
+        done.append(take_a_turn(page, bid="bid" not in done))
+    return done
+
+
+def test_create_a_table_and_play_a_whole_deal_against_bots(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    quick_start(page, server)
+    assert page.locator(".hand .card").count() == 8
+    assert page.locator(".card.red").count() + page.locator(".card.black").count() >= 8
+    first = page.locator(".hand .card").first.get_attribute("aria-label")
+    assert first and " de " in first  # cards are named for screen readers, in French
+    page.wait_for_selector(ACTIONABLE)
+    done = play_deal(page)
+    assert done.count("card") == 8 or "bid" not in done  # a passed deal plays no card
+    assert page.locator(".felt").count() == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_keyboard_plays_a_card(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    quick_start(page, server)
+    while True:
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator(".hand.my-turn .card.playable").count():
+            break
+        take_a_turn(page, bid=True)
+    before = page.locator(".hand .card").count()
+    playable = page.locator(".hand .card").evaluate_all(
+        "cards => cards.findIndex(c => c.classList.contains('playable'))"
+    )
+    page.keyboard.press(str(playable + 1))
+    page.wait_for_function(f"document.querySelectorAll('.hand .card').length === {before - 1}")
+
+
+def test_two_browsers_join_one_table_and_play_it(browser: Browser, server: str) -> None:
+    host, guest = new_page(browser), new_page(browser)
+    host.goto(server + "/")
+    host.fill("#create-form input[name=name]", "Alice")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector(".lobby-seats")
+    guest.goto(host.url)
+    guest.on("dialog", lambda dialog: dialog.accept("Bob <script>"))
+    guest.locator(".lobby-seats button").first.click()
+    host.wait_for_selector("text=Bob <script>")  # the name arrives, as text
+    host.click("text=Commencer la partie")
+    for page in (host, guest):
+        page.wait_for_selector(".hand .card")
+    turns = {"host": 0, "guest": 0}
+    deal_ends = 0
+    while deal_ends < 2:  # each of them presses Continue at the end of the deal
+        for key, page in (("host", host), ("guest", guest)):
+            done = take_a_turn(page, bid=False, wait=200)
+            deal_ends += done == "continue"
+            turns[key] += done in ("call", "card", "choice")
+    assert turns["host"] > 0 and turns["guest"] > 0
+
+
+def test_a_page_reloaded_mid_deal_carries_on(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    quick_start(page, server)
+    cards = 0
+    while cards < 2:
+        if take_a_turn(page, bid=True) == "card":
+            cards += 1
+    page.wait_for_function("document.querySelectorAll('.hand .card').length === 6")
+    hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    page.reload()
+    page.wait_for_selector(".hand .card")
+    assert page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == hand
+    while take_a_turn(page, bid=False) != "card":
+        pass
+    page.wait_for_function("document.querySelectorAll('.hand .card').length === 5")
+
+
+def test_a_phone_held_upright_gets_a_table_that_fits(browser: Browser, server: str, tmp_path: Path) -> None:
+    page = new_page(browser, PHONE)
+    quick_start(page, server)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"]
+    for card in page.locator(".hand .card").all():
+        box = card.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + 20 <= PHONE["width"]  # every card can be tapped
+    page.screenshot(path=str(tmp_path / "phone.png"))
+    assert take_a_turn(page, bid=True) in ("bid", "call", "card", "choice", "continue")
+
+
+def test_the_pages_render_in_both_languages(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    for path, text in (("/", "Jouer contre les robots"), ("/games", "Parties terminées"), ("/rules", "FFB")):
+        page.goto(server + path)
+        assert text in page.inner_text("body")
+    page.goto(server + "/")
+    page.click("text=EN")
+    assert "Play against bots" in page.inner_text("body")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_server_command_refuses_a_bad_shard() -> None:
+    result = subprocess.run(["atout", "serve", "--shard", "3/2"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "--shard" in result.stderr
