@@ -214,17 +214,22 @@ def _serve(args: argparse.Namespace) -> int:
         if not 0 <= shard < shards:
             print(f"atout serve: --shard must be K/N with 0 <= K < N, not {args.shard!r}", file=sys.stderr)
             return 2
+    if args.bot_pace < 0 or args.seat_timeout <= 0 or args.tables_per_hour < 1:
+        print("atout serve: --bot-pace must be >= 0, --seat-timeout > 0, --tables-per-hour >= 1", file=sys.stderr)
+        return 2
     settings = Settings(
         database_url=args.database_url,
         bot_backend=args.bot_backend,
         bot_workers=args.workers,
+        bot_pace=args.bot_pace,
+        seat_timeout=args.seat_timeout,
+        tables_per_hour=args.tables_per_hour,
         shard=shard,
         shards=shards,
     )
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
-    where = settings.database_url or settings.url()
-    print(f"atout: la table est sur http://{args.host}:{args.port}/ (base : {where})", file=sys.stderr)
+    print(f"atout serve: http://{args.host}:{args.port}/ ({settings.safe_url()})", file=sys.stderr)
     serve(settings, args.host, args.port, proxied=args.proxied)
     return 0
 
@@ -334,6 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=45.0,
         help="seconds a player may be away before a bot plays for him (default 45)",
+    )
+    serve.add_argument(
+        "--tables-per-hour", type=int, default=60, help="tables one client address may create in an hour (default 60)"
     )
     serve.add_argument("--shard", help="K/N: serve the tables of shard K of N servers sharing one database")
     serve.add_argument("--proxied", action="store_true", help="behind a reverse proxy on this machine")

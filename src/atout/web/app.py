@@ -201,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(service.actors), "version": __version__}
+        return {"ok": True, "tables": len(service.actors), "fallbacks": pool.fallbacks, "version": __version__}
 
     @app.get("/i18n/{lang}.json")
     async def messages(lang: str) -> JSONResponse:

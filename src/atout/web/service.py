@@ -4,7 +4,7 @@ A table's actor is loaded from the store the first time someone asks for it (a
 link opened, a player reconnecting), by replaying its action log, and unloaded a
 while after its last client left; so a restarted server (even one killed with
 ``kill -9``) serves every live table exactly where it was. With several servers
-on one database, each serves the tables of its shard (:func:`~atout.web.tokens.code_hash`
+on one database, each serves the tables of its shard (:func:`~atout.web.tokens.code_shard`
 modulo the number of servers) and a reverse proxy sends each table's requests to it.
 """
 
@@ -21,7 +21,7 @@ from atout.web.actor import Refused, Sit, TableActor, clean_name
 from atout.web.game import LoggedAction, TableGame
 from atout.web.settings import Settings
 from atout.web.store import SeatRow, Store
-from atout.web.tokens import Signer, code_hash, new_code, new_player_id, normalize_code
+from atout.web.tokens import Signer, code_shard, new_code, new_player_id, normalize_code
 from atout.web.workers import BotPool
 
 #: The levels a host may give the bots of a table.
@@ -94,11 +94,11 @@ class TableService:
         seats[seat] = SeatRow(seat, "human", clean_name(name), player)
         while True:
             code = new_code()
-            if code_hash(code) % self.settings.shards == self.settings.shard:
+            if code_shard(code) % self.settings.shards == self.settings.shard:
                 break
         first_dealer = self.rng.randrange(rules.players)  # drawn at random (FFB §3.1)
         await self.store.create_table(
-            code, rules.to_json(), bots, player, self.rng.randrange(1 << 62), first_dealer, code_hash(code), seats
+            code, rules.to_json(), bots, player, self.rng.randrange(1 << 62), first_dealer, code_shard(code), seats
         )
         return code, self.token(code, player)
 
@@ -121,7 +121,7 @@ class TableService:
         if actor is not None:
             self._keep(code)
             return actor
-        if code_hash(code) % self.settings.shards != self.settings.shard:
+        if not code or code_shard(code) % self.settings.shards != self.settings.shard:
             return None
         lock = self._loading.setdefault(code, asyncio.Lock())
         async with lock:

@@ -41,3 +41,9 @@ class Settings:
         from atout.web.store import default_url
 
         return self.database_url or default_url(self.data_dir)
+
+    def safe_url(self) -> str:
+        """The database URL without its password, for logs."""
+        from sqlalchemy import make_url
+
+        return make_url(self.url()).render_as_string(hide_password=True)

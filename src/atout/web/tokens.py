@@ -8,8 +8,8 @@ can act for the seat that player sits in.
 
 >>> normalize_code(" k7qm 2xhd-9prt ")
 'K7QM2XHD9PRT'
->>> format_code("K7QM2XHD9PRT")
-'K7QM-2XHD-9PRT'
+>>> format_code("K7QM2XHD9PRT"), code_shard("K7QM2XHD9PRT") % 2
+('K7QM-2XHD-9PRT', 1)
 >>> signer = Signer("secret")
 >>> token = signer.token("K7QM2XHD9PRT", "p1")
 >>> signer.player(token, "K7QM2XHD9PRT"), signer.player(token, "OTHERTABLE12"), signer.player("forged", "K7QM2XHD9PRT")
@@ -43,12 +43,14 @@ def format_code(code: str) -> str:
     return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
 
 
-def code_hash(code: str) -> int:
-    """A stable number in 0..65535 from a code: its server is ``code_hash(code) % servers``."""
-    value = 0
-    for ch in code:
-        value = (value * 31 + ord(ch)) % 1_000_003
-    return value % 65536
+def code_shard(code: str) -> int:
+    """The shard number of a code, 0..31: the index of its first character in :data:`ALPHABET`.
+
+    With N servers sharing one database (N dividing 32), server K serves the codes whose
+    shard number is K modulo N, and a reverse proxy routes a table by its code's first
+    character alone.
+    """
+    return ALPHABET.index(code[0]) if code and code[0] in ALPHABET else 0
 
 
 class Signer:

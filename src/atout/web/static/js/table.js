@@ -7,6 +7,7 @@ import {
 
 const code = document.body.dataset.code;
 const HOLD_MS = 1400; // a completed trick stays this long before it is gathered
+const QUICK_BIDS = 5; // bid values offered as buttons; the others are in a list
 const COMPASS = { N: 0, E: 1, S: 2, W: 3 };
 const PLACES = ["top", "right", "bottom", "left"];
 
@@ -326,16 +327,28 @@ function bidButtons(legal) {
   const values = [...new Set(bids.map((b) => (b[2] ? `${b[1]}capot` : b[1])))];
   if (values.length) {
     if (!values.includes(state.bidValue)) state.bidValue = values[0];
+    const valueLabel = (v) => (v.endsWith("capot") ? `${v.replace("capot", "")} ${t("web.call.capot")}`.trim() : v);
     const chips = el("div", "actions");
     chips.setAttribute("role", "radiogroup");
     chips.setAttribute("aria-label", t("web.table.bid_value"));
-    for (const value of values) {
-      const label = value.endsWith("capot") ? `${value.replace("capot", "")} ${t("web.call.capot")}`.trim() : value;
-      const chip = button(label, () => { state.bidValue = value; render(); });
+    // The five lowest values and capot as buttons; every other value (up to what a side can score) in a list.
+    const quick = values.filter((v, i) => i < QUICK_BIDS || v.endsWith("capot"));
+    for (const value of quick) {
+      const chip = button(valueLabel(value), () => { state.bidValue = value; render(); });
       chip.setAttribute("role", "radio");
       chip.setAttribute("aria-checked", String(value === state.bidValue));
       if (value === state.bidValue) chip.classList.add("primary");
       chips.append(chip);
+    }
+    const rest = values.filter((v) => !quick.includes(v));
+    if (rest.length) {
+      const select = el("select", "more-bids");
+      select.setAttribute("aria-label", t("web.table.more_bids"));
+      select.append(new Option(t("web.table.more_bids"), ""));
+      for (const value of rest) select.append(new Option(valueLabel(value), value, false, value === state.bidValue));
+      select.addEventListener("change", () => { if (select.value) { state.bidValue = select.value; render(); } });
+      if (rest.includes(state.bidValue)) select.classList.add("chosen");
+      chips.append(select);
     }
     wrap.append(chips);
     const strains = el("div", "actions");
