@@ -173,6 +173,9 @@ function statusBar() {
       })));
     }
   }
+  if (deal && deal.announcement_winner !== null && deal.phase !== "auction") {
+    bar.append(el("span", "", t("web.table.announcements_to", { side: sideName(deal.announcement_winner) })));
+  }
   bar.append(el("span", "spacer"));
   if (deal && deal.last_trick && deal.phase === "play") {
     const last = button(t("web.table.last_trick"), () => { state.showLast = !state.showLast; render(); });
@@ -253,6 +256,17 @@ function bubbleFor(seat) {
   const heard = deal.heard[String(seat)];
   if (heard && deal.tricks === 0 && deal.phase === "play") {
     return el("div", "bubble", heard.map((h) => `${h.label} (${h.points})`).join(", "));
+  }
+  const shown = deal.shown[String(seat)];
+  if (shown && deal.tricks === 1 && deal.phase === "play") {
+    // The announcements that count are shown at the first card of trick 2 (FFB §8.3).
+    const bubble = el("div", "bubble shown");
+    for (const announcement of shown) {
+      const row = el("div", "cards");
+      for (const card of announcement.cards) row.append(cardEl(card, "mini"));
+      bubble.append(el("div", "", announcement.label), row);
+    }
+    return bubble;
   }
   return null;
 }
