@@ -54,9 +54,11 @@ function send(message) {
 }
 
 function act(action) {
+  if (state.pending.size) return; // one action at a time: the table waits for the server's answer
   const message = { type: "act", action, id: randomId() };
   state.pending.set(message.id, message);
   send(message);
+  render();
 }
 
 function receive(message) {
@@ -75,10 +77,12 @@ function receive(message) {
       break;
     case "ack":
       state.pending.delete(message.id);
+      render();
       break;
     case "error":
       if (message.id) state.pending.delete(message.id);
       toast(message.message);
+      render();
       break;
     case "replaced":
       state.replaced = true;
@@ -147,6 +151,7 @@ function playerName(seat) {
 function render() {
   if (!state.view) return;
   root.replaceChildren(statusBar(), felt());
+  root.classList.toggle("busy", state.pending.size > 0); // an action is on its way: nothing to press
   document.title = `${t("web.table.title")} ${document.body.dataset.pretty} · atout`;
 }
 
