@@ -51,8 +51,8 @@ from atout.rules import Ruleset
 EPISODES = ("deal", "match")
 REWARDS = ("marks", "win")
 _MASK_CACHE = 100_000
-#: Masks of the lists of legal actions met so far, by the identities of their actions.
-_MASKS: dict[tuple[int, ...], tuple[FloatArray, dict[int, Action]]] = {}
+#: By ruleset, the masks of the lists of legal actions met so far, by the identities of their actions.
+_MASKS: dict[str, dict[tuple[int, ...], tuple[FloatArray, dict[int, Action]]]] = {}
 _KIND = {"tierce": 0, "cinquante": 1, "cent": 2, "carre": 3}
 
 
@@ -77,6 +77,14 @@ def deal_bound(rules: Ruleset) -> int:
     return (contract + rules.capot_points + announcements + belotes + 10) * multiplier + rules.capot_prime
 
 
+def seat_rewards(rules: Ruleset, marks: dict[int, int]) -> dict[int, float]:
+    """Each seat's reward: its side's marks minus the other sides' average (the rewards sum to 0)."""
+    total = sum(marks.values())
+    others = len(marks) - 1
+    return {seat: float(marks[rules.side_of(seat)] - (total - marks[rules.side_of(seat)]) / others)
+            for seat in range(rules.players)}
+
+
 class Table:
     """One deal (``episode="deal"``) or one match (``"match"``) of a ruleset."""
 
@@ -94,6 +102,7 @@ class Table:
         self._view = np.frombuffer(self._state, np.float32)
         self._at = {name: s.state_offset for name, s in self.layout.sections.items()}
         self._unit = {name: s.unit for name, s in self.layout.sections.items()}
+        self._masks = _MASKS.setdefault(rules.fingerprint, {})
         self._rng = random.Random()
         self.match: Match | None = None
         self.deal = Deal.new(rules, seed=0)
@@ -150,7 +159,7 @@ class Table:
     @property
     def turn(self) -> int | None:
         """The seat to act, None once the episode is over."""
-        return self._turn
+        return None if self.over else self._turn
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation array (a new array)."""
@@ -161,7 +170,7 @@ class Table:
         if self._mask is None:
             legal = self.deal.legal_actions() if not self.over else []
             key = tuple(map(id, legal))
-            known = _MASKS.get(key)
+            known = self._masks.get(key)
             if known is None:
                 known = self._mask_of(legal)
             self._mask, self._legal = known
@@ -185,9 +194,9 @@ class Table:
             flags[i] = 1
         known = (np.frombuffer(bytes(flags), np.int8), chosen)
         if shared:
-            if len(_MASKS) > _MASK_CACHE:
-                _MASKS.clear()
-            _MASKS[tuple(map(id, legal))] = known  # type: ignore[assignment]
+            if len(self._masks) > _MASK_CACHE:
+                self._masks.clear()
+            self._masks[tuple(map(id, legal))] = known  # type: ignore[assignment]
         return known  # type: ignore[return-value]
 
     def action_of(self, index: int) -> Action:
@@ -360,7 +369,7 @@ class Table:
                 state[at["deal_marks"] + sides.index(side)] = value / SCORE_SCALE
         if self.match is None:
             self.over = True
-            return self._rewards(marks)
+            return seat_rewards(self.rules, marks)
         before = self.match.scores
         self.match.record(deal)
         after = self.match.scores
@@ -371,20 +380,9 @@ class Table:
                 winner = self.match.winner
                 share = -1.0 / (len(sides) - 1)
                 return {seat: 1.0 if rules.side_of(seat) == winner else share for seat in range(self.players)}
-        rewards = self._rewards(gained) if self.reward == "marks" else {}
+        rewards = seat_rewards(self.rules, gained) if self.reward == "marks" else {}
         if not self.over:
             self._new_deal()
         return rewards
 
-    def _rewards(self, marks: dict[int, int]) -> dict[int, float]:
-        """Each seat's side's marks minus the other sides' average."""
-        total = sum(marks.values())
-        others = len(marks) - 1
-        out = {}
-        for seat in range(self.players):
-            mine = marks[self.rules.side_of(seat)]
-            out[seat] = float(mine - (total - mine) / others)
-        return out
-
-
-__all__ = ["EPISODES", "REWARDS", "Table", "check_options", "deal_bound"]
+__all__ = ["EPISODES", "REWARDS", "Table", "check_options", "deal_bound", "seat_rewards"]
