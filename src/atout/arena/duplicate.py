@@ -9,10 +9,11 @@ and divided by their number: the score difference per deal.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from atout.bots import build_agent
+from atout.bots import Agent, build_agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal
 from atout.rules import Ruleset
@@ -89,13 +90,19 @@ def orientations(players: int) -> list[tuple[int, ...]]:
     return [(seat,) for seat in range(players)]
 
 
-def play_board(rules: Ruleset, spec_a: BotSpec, spec_b: BotSpec, index: int, seed: int) -> Board:
+#: Builds the agent of a spec with a seed (:func:`atout.bots.build_agent`, or a policy adapter's).
+AgentMaker = Callable[[BotSpec, int], Agent]
+
+
+def play_board(
+    rules: Ruleset, spec_a: BotSpec, spec_b: BotSpec, index: int, seed: int, make_agent: AgentMaker = build_agent
+) -> Board:
     """Play board ``index`` (cards from ``seed``) in every orientation; bots are seeded from the board."""
     dealer = index % rules.players
     plays = []
     for number, a_seats in enumerate(orientations(rules.players)):
         agents = [
-            build_agent(spec_a if seat in a_seats else spec_b, seed=seed * 16 + number * 4 + seat)
+            make_agent(spec_a if seat in a_seats else spec_b, seed * 16 + number * 4 + seat)
             for seat in range(rules.players)
         ]
         deal = Deal.new(rules, dealer=dealer, seed=seed)

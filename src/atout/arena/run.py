@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from atout import __version__
-from atout.arena.duplicate import Board, play_board
+from atout.arena.duplicate import AgentMaker, Board, play_board
 from atout.arena.stats import Estimate, elo, match_wins, mean_ci, proportion_ci
-from atout.bots.specs import BotSpec
+from atout.bots.specs import BotSpec, build_agent
 from atout.errors import AtoutError
 from atout.rules import Ruleset
 
@@ -78,12 +78,15 @@ def _timing(values: list[float]) -> dict[str, float]:
     }
 
 
-def _play(job: tuple[Ruleset, BotSpec, BotSpec, int, int]) -> Board:
-    rules, a, b, index, seed = job
-    return play_board(rules, a, b, index, seed)
+Job = tuple[Ruleset, BotSpec, BotSpec, int, int, AgentMaker]
 
 
-def _boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int, backend: str) -> Iterator[Board]:
+def _play(job: Job) -> Board:
+    rules, a, b, index, seed, make_agent = job
+    return play_board(rules, a, b, index, seed, make_agent)
+
+
+def _boards(jobs: list[Job], workers: int, backend: str) -> Iterator[Board]:
     if backend == "ray":
         yield from _ray_boards(jobs, workers)
     elif workers <= 1:
@@ -94,7 +97,7 @@ def _boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int
             yield from pool.imap_unordered(_play, jobs, chunksize=1)
 
 
-def _ray_boards(jobs: list[tuple[Ruleset, BotSpec, BotSpec, int, int]], workers: int) -> Iterator[Board]:
+def _ray_boards(jobs: list[Job], workers: int) -> Iterator[Board]:
     try:
         import ray
     except ImportError:
@@ -124,11 +127,14 @@ def run_pair(
     out: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
     previous: Sequence[dict[str, Any]] = (),
+    make_agent: AgentMaker = build_agent,
 ) -> PairResult:
     """Play ``deals`` duplicate boards of A against B and summarise them.
 
     ``previous`` holds the records of an earlier results file (see :func:`read_results`):
     the boards of the same run found there (same rules, specs and seed) are kept, not replayed.
+    ``make_agent`` builds each seat's agent from its spec and seed (a policy adapter may
+    stand in for a spec: see :mod:`atout.envs.policy`); with worker processes it must pickle.
     """
     if deals < 1:
         raise AtoutError("the arena needs at least one deal")
@@ -136,7 +142,7 @@ def run_pair(
         raise AtoutError(f"unknown backend {backend!r} (process or ray)")
     workers = (os.cpu_count() or 1) if workers is None else workers
     done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed).items() if i < deals}
-    jobs = [(rules, a, b, i, board_seed(seed, i)) for i in range(deals) if i not in done]
+    jobs = [(rules, a, b, i, board_seed(seed, i), make_agent) for i in range(deals) if i not in done]
     if out is not None:
         _write(
             out,

@@ -22,7 +22,7 @@ at most ten cards holds at most three announcements, hence eight declare choices
 
 >>> from atout import Ruleset
 >>> space = ActionSpace(Ruleset.preset("coinche"))
->>> space.size, space.label(55), space.label(space.size - 1), space.label(13)
+>>> space.size, space.label(55), space.label(space.size - 1), space.label(12)
 (95, '80S', 'capotC', 'JH')
 >>> ActionSpace(Ruleset.preset("classique")).size      # no bids: take or pass
 55
@@ -78,7 +78,11 @@ class ActionSpace:
         self._bid_index = {bid: BIDS + i for i, bid in enumerate(self.bids)}
         # The rules core hands out shared action objects, kept alive here (self.bids, the
         # module's PLAYS): most are found by identity, the others by value.
-        self.by_id: dict[int, int] = {id(PASS): PASS_INDEX, id(COINCHE): COINCHE_INDEX, id(SURCOINCHE): SURCOINCHE_INDEX}
+        self.by_id: dict[int, int] = {
+            id(PASS): PASS_INDEX,
+            id(COINCHE): COINCHE_INDEX,
+            id(SURCOINCHE): SURCOINCHE_INDEX,
+        }
         for bid, i in self._bid_index.items():
             self.by_id[id(bid)] = i
         for card in range(32):

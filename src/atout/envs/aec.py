@@ -20,14 +20,14 @@ environment in PettingZoo's ``TerminateIllegalWrapper`` to end the game instead)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from atout.envs.encoding import FloatArray
 from atout.envs.table import Table
 from atout.rules import Ruleset
 
@@ -37,10 +37,18 @@ def ruleset_of(rules: Ruleset | str) -> Ruleset:
     return Ruleset.preset(rules) if isinstance(rules, str) else rules
 
 
-class AtoutAECEnv(AECEnv[str, dict[str, FloatArray], int]):
+Observed = dict[str, npt.NDArray[Any]]
+RENDER_MODES = ("ansi", "human")
+
+
+class AtoutAECEnv(AECEnv):
     """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
 
-    metadata = {"name": "atout_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "atout_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -53,13 +61,13 @@ class AtoutAECEnv(AECEnv[str, dict[str, FloatArray], int]):
     ) -> None:
         super().__init__()
         self.rules = ruleset_of(rules)
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.render_mode = render_mode
         self.table = Table(self.rules, episode=episode, reward=reward, dealer=dealer)
         layout, size = self.table.layout, self.table.space.size
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
-        self.agents = []
+        self.agents: list[str] = []
         observation = spaces.Dict(
             {
                 "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
@@ -92,7 +100,7 @@ class AtoutAECEnv(AECEnv[str, dict[str, FloatArray], int]):
         if turn is not None:
             self.agent_selection = self.possible_agents[turn]
 
-    def observe(self, agent: str) -> dict[str, FloatArray]:
+    def observe(self, agent: str) -> Observed:
         seat = self.possible_agents.index(agent)
         mask = self.table.legal_mask() if seat == self.table.turn else self._no_mask
         return {"observation": self.table.observe(seat), "action_mask": mask}
@@ -154,7 +162,7 @@ def raw_env(rules: Ruleset | str = "coinche", **options: Any) -> AtoutAECEnv:
     return AtoutAECEnv(rules, **options)
 
 
-def env(rules: Ruleset | str = "coinche", **options: Any) -> AECEnv[str, dict[str, FloatArray], int]:
+def env(rules: Ruleset | str = "coinche", **options: Any) -> AECEnv:
     """The environment, wrapped in PettingZoo's order checks (the usual entry point)."""
     return wrappers.OrderEnforcingWrapper(raw_env(rules, **options))
 

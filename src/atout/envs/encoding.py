@@ -18,7 +18,7 @@ check that both agree at every step of many random deals.
 >>> rules = Ruleset.preset("coinche")
 >>> layout = Layout(rules)
 >>> layout.size
-951
+876
 >>> deal = Deal.new(rules, dealer=0, seed=1)
 >>> array = encode(deal.observation(2))
 >>> int(array[layout.slices["hand"]].sum())              # eight cards in hand

@@ -40,7 +40,7 @@ from atout.rules import Ruleset
 Spec = str | Path | dict[str, Any] | BotSpec
 
 
-class AtoutEnv(gymnasium.Env[FloatArray, int]):
+class AtoutEnv(gymnasium.Env[FloatArray, np.int64]):
     """One seat of a deal (or a match) against bots.
 
     ``seat`` is the learner's seat (seats are in playing order; with four players its
@@ -49,8 +49,6 @@ class AtoutEnv(gymnasium.Env[FloatArray, int]):
     ``opponents`` may list one spec per opponent, in playing order from the learner.
     The partner defaults to the opponents' spec. Bots are seeded from ``reset(seed=…)``.
     """
-
-    metadata = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -73,6 +71,7 @@ class AtoutEnv(gymnasium.Env[FloatArray, int]):
             raise AtoutError(f"a partner needs four players; these rules have {n}")
         if render_mode not in (None, "ansi"):
             raise AtoutError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.metadata = {"render_modes": ["ansi"]}
         self.render_mode = render_mode
         self.seat = seat
         self.table = Table(self.rules, episode=episode, reward=reward, dealer=dealer)
@@ -97,14 +96,16 @@ class AtoutEnv(gymnasium.Env[FloatArray, int]):
         self.action_space = spaces.Discrete(self.table.space.size)
         self.bots: dict[int, Agent] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[FloatArray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
         self.table.reset(int(self.np_random.integers(1 << 62)))
         self.bots = {s: build_agent(spec, seed=int(self.np_random.integers(1 << 31))) for s, spec in self.specs.items()}
         self._play_bots()
         return self.table.observe(self.seat), self._info()
 
-    def step(self, action: int) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.int64) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
         if self.table.over:
             raise AtoutError("the episode is over: reset the environment")
         index = int(action)
@@ -135,7 +136,7 @@ class AtoutEnv(gymnasium.Env[FloatArray, int]):
             return np.zeros(self.table.space.size, bool)
         return self.table.legal_mask().astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return describe_deal(self.table) if self.render_mode == "ansi" else None
 
 

@@ -105,7 +105,7 @@ def setup_of(params: dict[str, Any]) -> Setup:
     return _SETUPS[key]
 
 
-class AtoutGame(pyspiel.Game):  # type: ignore[misc]
+class AtoutGame(pyspiel.Game):
     """One deal of a ruleset."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -135,7 +135,7 @@ class AtoutGame(pyspiel.Game):  # type: ignore[misc]
         return AtoutObserver(setup_of(self.get_parameters()), iig_obs_type, params)
 
 
-class AtoutState(pyspiel.State):  # type: ignore[misc]
+class AtoutState(pyspiel.State):
     """A deal being dealt (chance nodes), then bid and played."""
 
     def __init__(self, game: AtoutGame) -> None:
@@ -205,7 +205,9 @@ class AtoutState(pyspiel.State):  # type: ignore[misc]
             if index == len(deal.auction.calls) and deal.rules.auction == "retourne":
                 parts.append(f"| {format_hand(deal.initial_hands[player])} |")
             if isinstance(action, Declare) and seat != player:
-                heard = ",".join(f"{a.kind}{a.points(strain, deal.rules.announcement_values)}" for a in action.announcements)
+                heard = ",".join(
+                    f"{a.kind}{a.points(strain, deal.rules.announcement_values)}" for a in action.announcements
+                )
                 parts.append(f"{seat}:ann:{heard or '-'}")
             else:
                 parts.append(f"{seat}:{action.notation()}")
@@ -231,7 +233,9 @@ class AtoutObserver:
         if params:
             raise ValueError(f"the atout observer takes no parameters, not {params}")
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("the atout observer gives a seat's own view (public and single-player private information)")
+            raise ValueError(
+                "the atout observer gives a seat's own view (public and single-player private information)"
+            )
         self.layout = setup.layout
         self.perfect_recall = iig_obs_type.perfect_recall
         self.tensor: FloatArray = np.zeros(self.layout.size, np.float32)

@@ -16,7 +16,7 @@ match adds, a litige's points included when they are awarded). With ``reward="wi
 (``episode="match"`` only) the match's winners get 1 and the others share -1.
 
 >>> from atout import Ruleset
->>> table = Table(Ruleset.preset("coinche"))
+>>> table = Table(Ruleset.preset("coinche"), dealer=3)
 >>> table.reset(seed=1)
 >>> table.deal.turn, int(table.legal_mask().sum())       # pass, or any of the 40 bids
 (0, 41)
@@ -81,8 +81,10 @@ def seat_rewards(rules: Ruleset, marks: dict[int, int]) -> dict[int, float]:
     """Each seat's reward: its side's marks minus the other sides' average (the rewards sum to 0)."""
     total = sum(marks.values())
     others = len(marks) - 1
-    return {seat: float(marks[rules.side_of(seat)] - (total - marks[rules.side_of(seat)]) / others)
-            for seat in range(rules.players)}
+    return {
+        seat: float(marks[rules.side_of(seat)] - (total - marks[rules.side_of(seat)]) / others)
+        for seat in range(rules.players)
+    }
 
 
 class Table:
@@ -287,9 +289,7 @@ class Table:
             if rules.auction == "retourne":
                 self._put_cards("hand", seat, hand)  # the taking completed the hands
             if rules.announcements:
-                best = best_announcements(
-                    hand, contract.strain, rules.announcement_values, rules.announcement_tiebreak
-                )
+                best = best_announcements(hand, contract.strain, rules.announcement_values, rules.announcement_tiebreak)
                 start = at["to_declare"] + seat * self._unit["to_declare"]
                 for i, a in enumerate(best):
                     self._put_cards("to_declare", seat, a.cards, i * unit)
@@ -384,5 +384,6 @@ class Table:
         if not self.over:
             self._new_deal()
         return rewards
+
 
 __all__ = ["EPISODES", "REWARDS", "Table", "check_options", "deal_bound", "seat_rewards"]
