@@ -23,8 +23,8 @@ check that both agree at every step of many random deals.
 >>> array = encode(deal.observation(2))
 >>> int(array[layout.slices["hand"]].sum())              # eight cards in hand
 8
->>> layout.blocks(array, "turn")[3, 0]                   # seat 1 speaks: three seats after seat 2
-np.float32(1.0)
+>>> float(layout.blocks(array, "turn")[3, 0])            # seat 1 speaks: three seats after seat 2
+1.0
 """
 
 from __future__ import annotations
