@@ -145,9 +145,20 @@ class ActionSpace:
         return self.action(index).notation()
 
 
+_SPACES: dict[str, ActionSpace] = {}
+
+
+def action_space_of(rules: Ruleset) -> ActionSpace:
+    """The (shared) action space of a ruleset."""
+    space = _SPACES.get(rules.fingerprint)
+    if space is None:
+        space = _SPACES[rules.fingerprint] = ActionSpace(rules)
+    return space
+
+
 def belote_index(card: int) -> int:
     """The index of playing ``card`` (a queen or king) with belote."""
     return BELOTE + 2 * (card >> 3) + (card & 7) - _QUEEN
 
 
-__all__ = ["ActionSpace", "belote_index", "ruleset_bids"]
+__all__ = ["ActionSpace", "action_space_of", "belote_index", "ruleset_bids"]

@@ -67,6 +67,7 @@ class AtoutAECEnv(AECEnv):
         self.table = Table(self.rules, episode=episode, reward=reward, dealer=dealer)
         layout, size = self.table.layout, self.table.space.size
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         observation = spaces.Dict(
             {
@@ -93,6 +94,7 @@ class AtoutAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False
         self._select()
 
     def _select(self) -> None:
@@ -101,7 +103,7 @@ class AtoutAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[turn]
 
     def observe(self, agent: str) -> Observed:
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         mask = self.table.legal_mask() if seat == self.table.turn else self._no_mask
         return {"observation": self.table.observe(seat), "action_mask": mask}
 
@@ -112,18 +114,21 @@ class AtoutAECEnv(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
-        gained = self.table.step(int(action))
+        gained = self.table.step(action)
         self._cumulative_rewards[agent] = 0.0
-        for name in self.agents:
-            self.rewards[name] = 0.0
-        for seat, value in gained.items():
-            self.rewards[self.possible_agents[seat]] = value
+        if self._rewarded or gained:
+            for name in self.agents:
+                self.rewards[name] = 0.0
+            for seat, value in gained.items():
+                name = self.possible_agents[seat]
+                self.rewards[name] = value
+                self._cumulative_rewards[name] += value
+            self._rewarded = bool(gained)
         if self.table.over:
             for name in self.agents:
                 self.terminations[name] = True
         else:
             self._select()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -51,6 +51,7 @@ SCORE_HIGH = 1000.0
 ANNOUNCEMENT_UNIT = len(KINDS) + 1
 
 FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from atout.actions import Action
 from atout.arena import PairResult, run_pair
 from atout.bots import Agent, BotSpec, build_agent, load_spec
-from atout.envs.actions import ActionSpace
+from atout.envs.actions import action_space_of
 from atout.envs.encoding import FloatArray, encode
 from atout.errors import AtoutError
 from atout.observation import Observation
@@ -47,7 +47,7 @@ class PolicyAgent:
     def __init__(self, policy: Policy, rules: Ruleset, name: str = "policy") -> None:
         self.name = name
         self.policy = policy
-        self.space = ActionSpace(rules)
+        self.space = action_space_of(rules)
         self._dealt: tuple[tuple[int, int | None], int] | None = None
 
     def act(self, obs: Observation) -> Action:

@@ -39,12 +39,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from atout.actions import Action, Declare
+from atout.actions import Declare
 from atout.cards import cards_of, deck_mask, format_hand
-from atout.deal import Deal, Phase
-from atout.envs.actions import ActionSpace
-from atout.envs.encoding import FloatArray, encode, layout_of
-from atout.envs.table import deal_bound, seat_rewards
+from atout.deal import Deal
+from atout.envs.actions import action_space_of
+from atout.envs.encoding import FloatArray, layout_of
+from atout.envs.table import Table, deal_bound, seat_rewards
 from atout.errors import AtoutError
 from atout.rules import Ruleset
 
@@ -88,7 +88,7 @@ class Setup:
     def __init__(self, params: dict[str, Any]) -> None:
         self.rules = ruleset_from_params(params)
         self.dealer = int(params["dealer"]) % self.rules.players
-        self.space = ActionSpace(self.rules)
+        self.space = action_space_of(self.rules)
         self.layout = layout_of(self.rules)
         self.deck = cards_of(deck_mask(self.rules.short_deck))
 
@@ -142,14 +142,18 @@ class AtoutState(pyspiel.State):
         super().__init__(game)
         self.atout = setup_of(game.get_parameters())
         self.cards: list[int] = []
-        self.deal: Deal | None = None
+        self.table: Table | None = None
         self.dealt: list[int] = []
-        self._legal: dict[int, Action] = {}
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal, once dealt."""
+        return self.table.deal if self.table is not None else None
 
     def current_player(self) -> int:
-        if self.deal is None:
+        if self.table is None:
             return int(pyspiel.PlayerId.CHANCE)
-        turn = self.deal.turn
+        turn = self.table.turn
         return int(pyspiel.PlayerId.TERMINAL) if turn is None else turn
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -157,26 +161,22 @@ class AtoutState(pyspiel.State):
         return [(c, 1.0 / len(rest)) for c in rest]
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.deal is not None
-        legal = self.deal.legal_actions()
-        first = legal[0] if legal else None
-        best = first.announcements if isinstance(first, Declare) else ()
-        self._legal = {self.atout.space.index(a, best): a for a in legal}
-        return sorted(self._legal)
+        assert self.table is not None
+        return [int(i) for i in self.table.legal_mask().nonzero()[0]]
 
     def _apply_action(self, action: int) -> None:
-        if self.deal is None:
-            self.cards.append(action)
-            if len(self.cards) == len(self.atout.deck):
-                rules = self.atout.rules
-                self.deal = Deal.from_deck(rules, self.cards, self.atout.dealer)
-                self.dealt = [self.deal.hand_mask(s) for s in range(rules.players)]
+        if self.table is not None:
+            self.table.step(action)
             return
-        if not self._legal:
-            self._legal_actions(self.current_player())
-        chosen = self._legal[action]
-        self._legal = {}
-        self.deal.apply(chosen)
+        self.cards.append(action)
+        if len(self.cards) == len(self.atout.deck):
+            self._start()
+
+    def _start(self) -> None:
+        rules = self.atout.rules
+        self.table = Table(rules)
+        self.table.start(Deal.from_deck(rules, self.cards, self.atout.dealer))
+        self.dealt = [self.table.deal.hand_mask(s) for s in range(rules.players)]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -184,13 +184,14 @@ class AtoutState(pyspiel.State):
         return self.atout.space.label(action)
 
     def is_terminal(self) -> bool:
-        return self.deal is not None and self.deal.phase is Phase.DONE
+        return self.table is not None and self.table.over
 
     def returns(self) -> list[float]:
         rules = self.atout.rules
-        if self.deal is None or self.deal.result is None:
+        deal = self.deal
+        if deal is None or deal.result is None:
             return [0.0] * rules.players
-        marks = self.deal.result.marks or {s: 0 for s in rules.sides}
+        marks = deal.result.marks or {s: 0 for s in rules.sides}
         rewards = seat_rewards(rules, marks)
         return [rewards[s] for s in range(rules.players)]
 
@@ -216,8 +217,11 @@ class AtoutState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> AtoutState:
         twin = AtoutState(self.get_game())
         twin.cards = list(self.cards)
-        twin.deal = self.deal.copy() if self.deal is not None else None
-        twin.dealt = list(self.dealt)
+        if self.table is not None:
+            twin._start()
+            assert twin.table is not None
+            for _, action in self.table.deal.actions:
+                twin.table.apply(action)
         return twin
 
     def __str__(self) -> str:
@@ -246,10 +250,10 @@ class AtoutObserver:
         }
 
     def set_from(self, state: AtoutState, player: int) -> None:
-        if state.deal is None:
+        if state.table is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode(state.deal.observation(player), state.dealt[player])
+        self.tensor[:] = state.table.observe(player)
 
     def string_from(self, state: AtoutState, player: int) -> str:
         if self.perfect_recall:

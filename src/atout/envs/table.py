@@ -34,13 +34,14 @@ import numpy as np
 from atout.actions import Action, Bid, Coinche, Declare, Play, Surcoinche, Take
 from atout.announcements import best_announcements
 from atout.deal import Deal, Phase
-from atout.envs.actions import ActionSpace
+from atout.envs.actions import action_space_of
 from atout.envs.encoding import (
     ANNOUNCEMENT_SCALE,
     ANNOUNCEMENT_UNIT,
     CARD_POINTS_SCALE,
     SCORE_SCALE,
     FloatArray,
+    MaskArray,
     announcement_entries,
     layout_of,
 )
@@ -50,9 +51,9 @@ from atout.rules import Ruleset
 
 EPISODES = ("deal", "match")
 REWARDS = ("marks", "win")
-_MASK_CACHE = 100_000
+_MASK_CACHE = 50_000
 #: By ruleset, the masks of the lists of legal actions met so far, by the identities of their actions.
-_MASKS: dict[str, dict[tuple[int, ...], tuple[FloatArray, dict[int, Action]]]] = {}
+_MASKS: dict[str, dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]]] = {}
 _KIND = {"tierce": 0, "cinquante": 1, "cent": 2, "carre": 3}
 
 
@@ -97,17 +98,23 @@ class Table:
         self.reward = reward
         self.dealer = dealer
         self.layout = layout_of(rules)
-        self.space = ActionSpace(rules)
+        self.space = action_space_of(rules)
         self.players = rules.players
         self._side = [self.layout.side(s) for s in range(rules.players)]
         self._state = array("f", bytes(4 * self.layout.state_size))
         self._view = np.frombuffer(self._state, np.float32)
         self._at = {name: s.state_offset for name, s in self.layout.sections.items()}
         self._unit = {name: s.unit for name, s in self.layout.sections.items()}
+        at = self._at
+        self._turn_at = at["turn"]
+        self._card_at = (at["played"], at["trick_of_card"], at["hand"], at["belote"], at["voids"], at["trick"])
         self._masks = _MASKS.setdefault(rules.fingerprint, {})
+        self._no_mask = np.zeros(self.space.size, np.int8)
+        self._no_mask.flags.writeable = False
         self._rng = random.Random()
         self.match: Match | None = None
         self.deal = Deal.new(rules, seed=0)
+        self._turn: int | None = None
         #: The episode is over: the deal (or the match) has ended.
         self.over = False
 
@@ -124,13 +131,16 @@ class Table:
         self._new_deal()
 
     def _new_deal(self) -> None:
-        rules = self.rules
         if self.match is not None:
-            self.deal = self.match.new_deal()
+            self.start(self.match.new_deal())
         else:
             dealer = self.dealer if self.dealer is not None else self._rng.randrange(self.players)
-            self.deal = Deal.new(rules, dealer=dealer, rng=self._rng)
-        deal = self.deal
+            self.start(Deal.new(self.rules, dealer=dealer, rng=self._rng))
+
+    def start(self, deal: Deal) -> None:
+        """Track ``deal`` (of these rules, not started yet) from now on."""
+        rules = self.rules
+        self.deal = deal
         self._view[:] = 0.0
         state, at = self._state, self._at
         state[at["phase"]] = 1.0
@@ -154,7 +164,7 @@ class Table:
         self._won = [0] * self.layout.sides
         self._points = [0] * self.layout.sides
         self._shown = not rules.announcements
-        self._mask: FloatArray | None = None
+        self._mask: MaskArray | None = None
         self._legal: dict[int, Action] = {}
 
     # ------------------------------------------------------------------ queries
@@ -167,39 +177,38 @@ class Table:
         """``seat``'s observation array (a new array)."""
         return self._view[self.layout.gather[seat]]
 
-    def legal_mask(self) -> FloatArray:
+    def legal_mask(self) -> MaskArray:
         """1 for each legal action of the seat to act (int8, read-only; all 0 once the episode is over)."""
         if self._mask is None:
-            legal = self.deal.legal_actions() if not self.over else []
-            key = tuple(map(id, legal))
-            known = self._masks.get(key)
+            if self.over:
+                self._mask, self._legal = self._no_mask, {}
+                return self._no_mask
+            legal = self.deal.legal_actions()
+            known = self._masks.get(tuple(map(id, legal)))
             if known is None:
                 known = self._mask_of(legal)
             self._mask, self._legal = known
         return self._mask
 
-    def _mask_of(self, legal: list[Action]) -> tuple[FloatArray, dict[int, Action]]:
+    def _mask_of(self, legal: list[Action]) -> tuple[MaskArray, dict[int, Action]]:
         """The mask of a list of legal actions and the action of each index; kept in a cache when
         every action is one of the rules core's shared objects (which the action space keeps alive)."""
-        first = legal[0] if legal else None
-        best = first.announcements if type(first) is Declare else ()
-        by_id, index = self.space.by_id, self.space.index
-        flags = bytearray(self.space.size)
-        chosen = {}
-        shared = True
-        for a in legal:
-            i = by_id.get(id(a))
-            if i is None:
-                i = index(a, best)
-                shared = False
-            chosen[i] = a
-            flags[i] = 1
-        known = (np.frombuffer(bytes(flags), np.int8), chosen)
+        by_id = self.space.by_id
+        indices = [by_id.get(id(a), -1) for a in legal]
+        shared = -1 not in indices
+        if not shared:
+            first = legal[0]
+            best = first.announcements if type(first) is Declare else ()
+            indices = [self.space.index(a, best) for a in legal]
+        mask = np.zeros(self.space.size, np.int8)
+        mask[indices] = 1
+        mask.flags.writeable = False
+        known = (mask, dict(zip(indices, legal, strict=True)))
         if shared:
             if len(self._masks) > _MASK_CACHE:
                 self._masks.clear()
-            self._masks[tuple(map(id, legal))] = known  # type: ignore[assignment]
-        return known  # type: ignore[return-value]
+            self._masks[tuple(map(id, legal))] = known
+        return known
 
     def action_of(self, index: int) -> Action:
         """The legal action an index stands for now; raises :class:`AtoutError` if it is not legal."""
@@ -215,7 +224,8 @@ class Table:
     # ------------------------------------------------------------------ actions
     def step(self, index: int) -> dict[int, float]:
         """Apply the action of this index for the seat to act; return the rewards it gave, by seat."""
-        return self.apply(self.action_of(index))
+        action = self._legal.get(index) if self._mask is not None else None
+        return self.apply(action if action is not None else self.action_of(index))
 
     def apply(self, action: Action) -> dict[int, float]:
         """Apply a legal action for the seat to act (checked by the rules core)."""
@@ -236,11 +246,10 @@ class Table:
             self._track_declaration(seat, action)
         state = self._state
         turn = deal.turn
-        if turn != self._turn:
-            if self._turn is not None:
-                state[self._at["turn"] + self._turn] = 0.0
+        if turn != seat:
+            state[self._turn_at + seat] = 0.0
             if turn is not None:
-                state[self._at["turn"] + turn] = 1.0
+                state[self._turn_at + turn] = 1.0
             self._turn = turn
         if turn is None:
             return self._end_of_deal()
@@ -313,19 +322,20 @@ class Table:
             state[start + (i + 1) * ANNOUNCEMENT_UNIT - 1] = points / ANNOUNCEMENT_SCALE
 
     def _track_card(self, seat: int, action: Play) -> None:
-        at, state = self._at, self._state
+        state = self._state
+        played, trick_of_card, hand, belote, voids, in_trick = self._card_at
         card = int(action.card)
-        state[at["played"] + 32 * seat + card] = 1.0
-        state[at["trick_of_card"] + card] = (self._tricks + 1) / self.rules.hand_size
-        state[at["hand"] + 32 * seat + card] = 0.0
+        state[played + 32 * seat + card] = 1.0
+        state[trick_of_card + card] = (self._tricks + 1) / self.rules.hand_size
+        state[hand + 32 * seat + card] = 0.0
         if action.belote:
-            state[at["belote"] + 8 * seat + 2 * (card >> 3) + (card & 7) - 5] = 1.0
+            state[belote + 8 * seat + 2 * (card >> 3) + (card & 7) - 5] = 1.0
         trick = self._trick
         if trick and card >> 3 != trick[0][1] >> 3:
-            state[at["voids"] + 4 * seat + (trick[0][1] >> 3)] = 1.0
+            state[voids + 4 * seat + (trick[0][1] >> 3)] = 1.0
         trick.append((seat, card))
         if len(trick) < self.players:
-            state[at["trick"] + 32 * seat + card] = 1.0
+            state[in_trick + 32 * seat + card] = 1.0
         else:
             self._end_of_trick()
         if not self._shown and self._tricks:
@@ -336,7 +346,7 @@ class Table:
                     for a in shown:
                         self._put_cards("shown", who, a.cards)
                 if resolution.winner is not None:
-                    state[at["announcement_winner"] + self.rules.sides.index(resolution.winner)] = 1.0
+                    state[self._at["announcement_winner"] + self.rules.sides.index(resolution.winner)] = 1.0
 
     def _end_of_trick(self) -> None:
         at, state, rules = self._at, self._state, self.rules
