@@ -298,6 +298,30 @@ def test_openspiel_outcome_sampling_mccfr_runs_on_the_game() -> None:
     assert sum(probabilities.values()) == pytest.approx(1.0)
 
 
+def test_openspiel_resampling_keeps_the_information_state_and_is_mcts_runs() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_atout", {"preset": "coinche"})
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    for _ in range(14):  # the auction and the first tricks, announcements included
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(player, sampler) for _ in range(5)]
+    for world in worlds:
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.information_state_tensor(player) == state.information_state_tensor(player)
+    others = [s for s in range(4) if s != player]
+    assert any(w.deal.hand_mask(s) != state.deal.hand_mask(s) for w in worlds for s in others)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 8, random_state=np.random.RandomState(0)
+    )
+    assert bot.step(state) in state.legal_actions()
+
+
 # ------------------------------------------------------------------ arena
 def test_a_policy_plays_in_the_arena_against_bots() -> None:
     calls = []

@@ -12,7 +12,8 @@ The information-state and observation tensors are the seat's observation array (
 :mod:`atout.envs.encoding`), which has perfect recall: the order of the calls and the
 trick of each card played are in it. The information-state string is the seat's dealt
 hand and every action as the seat perceived it (the others' announcements by kind and
-points only).
+points only). ``resample_from_infostate`` (for IS-MCTS) deals the unseen cards again
+consistently with what the seat knows, in the variants with a bidding auction.
 
 >>> import pyspiel
 >>> import atout.envs.spiel
@@ -34,12 +35,14 @@ points only).
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from atout.actions import Declare
+from atout.actions import Declare, Play
+from atout.bots.knowledge import Knowledge
 from atout.cards import cards_of, deck_mask, format_hand
 from atout.deal import Deal
 from atout.envs.actions import action_space_of
@@ -214,6 +217,58 @@ class AtoutState(pyspiel.State):
                 parts.append(f"{seat}:{action.notation()}")
         return " ".join(parts)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AtoutState:
+        """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt again at
+        random, consistently with everything it saw (the plays it saw are legal, the announcements
+        it heard are held), for IS-MCTS. Variants with a bidding auction only (around a retourne the
+        stock's dealing would have to be inverted too)."""
+        rules = self.atout.rules
+        if rules.auction == "retourne":
+            raise pyspiel.SpielError("resampling is implemented for the variants with a bidding auction")
+        if self.table is None:
+            return AtoutState(self.get_game())
+        rng = random.Random(int(probability_sampler() * (1 << 62)))
+        obs = self.table.deal.observation(player_id)
+        knowledge = Knowledge.of(obs)
+        played = [0] * rules.players
+        for seat, action in self.table.deal.actions:
+            if isinstance(action, Play):
+                played[seat] |= 1 << action.card
+        for _ in range(_RESAMPLING_TRIES):
+            hands = knowledge.sample(rng)
+            hands[player_id] = obs.hand
+            world = self._world([hands[s] | played[s] for s in range(rules.players)], player_id)
+            if world is not None:
+                return world
+        raise pyspiel.SpielError("no deal consistent with the player's information was found")
+
+    def _world(self, dealt: list[int], player: int) -> AtoutState | None:
+        """This state's actions replayed on a deal of these hands (None if they do not fit: the
+        others' declarations must be found among their new announcements, by kind and points)."""
+        setup = self.atout
+        positions = Deal.from_deck(setup.rules, list(range(len(setup.deck))), setup.dealer)
+        deck = [0] * len(setup.deck)
+        for seat, hand in enumerate(dealt):
+            for position, card in zip(cards_of(positions.hand_mask(seat)), cards_of(hand), strict=True):
+                deck[position] = int(card)
+        world = AtoutState(self.get_game())
+        for dealt_card in deck:
+            world.apply_action(dealt_card)
+        assert self.table is not None and world.table is not None
+        for seat, action in self.table.deal.actions:
+            legal = world.table.deal.legal_actions()
+            if isinstance(action, Declare) and seat != player:
+                heard = _heard(world.table.deal, action)
+                found = [d for d in legal if isinstance(d, Declare) and _heard(world.table.deal, d) == heard]
+                if not found:
+                    return None
+                action = found[0]
+            if action not in legal:
+                return None
+            best = legal[0].announcements if isinstance(legal[0], Declare) else ()
+            world.apply_action(world.table.space.index(action, best))
+        return world
+
     def __deepcopy__(self, memo: dict[int, Any]) -> AtoutState:
         twin = AtoutState(self.get_game())
         twin.cards = list(self.cards)
@@ -228,6 +283,15 @@ class AtoutState(pyspiel.State):
         if self.deal is None:
             return f"dealing: {len(self.cards)} cards"
         return self.deal.position()
+
+
+def _heard(deal: Deal, declare: Declare) -> list[tuple[str, int]]:
+    """A declaration as the other seats hear it: the kinds and points of its announcements."""
+    strain = deal.contract.strain if deal.contract else 0
+    return sorted((a.kind, a.points(strain, deal.rules.announcement_values)) for a in declare.announcements)
+
+
+_RESAMPLING_TRIES = 50
 
 
 class AtoutObserver:
