@@ -54,9 +54,12 @@ def test_every_action_index_round_trips(name: str) -> None:
 
 
 def test_the_bid_ladder_follows_the_ruleset_options() -> None:
-    """The bids come from min_bid, max_bid, bid_step, the strains and capot, never from fixed numbers."""
-    plain = ActionSpace(Ruleset.preset("coinche"))
-    assert plain.label(plain.size - 5) == "160C" and plain.label(plain.size - 4) == "capotS"
+    """The bids come from min_bid, the highest bid, bid_step, the strains and capot, never from fixed numbers."""
+    rules = Ruleset.preset("coinche")
+    plain = ActionSpace(rules)
+    values = (rules.highest_bid - rules.min_bid) // rules.bid_step + 1
+    assert len(plain.bids) == values * 4 + 4
+    assert plain.label(plain.size - 5) == f"{rules.highest_bid}C" and plain.label(plain.size - 4) == "capotS"
     wide = ActionSpace(HOUSE)
     assert len(wide.bids) == 18 * 6 + 6  # 80..250 in six strains, capot in six
     assert ActionSpace(Ruleset.preset("classique")).bids == ()
@@ -275,7 +278,8 @@ def test_openspiel_game_takes_house_rules_and_gives_the_seat_tensor() -> None:
     assert state.current_player() == 1
     tensor = np.array(state.information_state_tensor(1), np.float32)
     assert np.array_equal(tensor, encode(state.deal.observation(1), state.dealt[1]))
-    assert game.num_distinct_actions() == BIDS + 9 * 5 + 5
+    rules = spiel.ruleset_from_params({"options": '{"sans_atout": true}'})
+    assert game.num_distinct_actions() == BIDS + ((rules.highest_bid - 80) // 10 + 1) * 5 + 5
     with pytest.raises(AtoutError, match="JSON object"):
         spiel.ruleset_from_params({"preset": "coinche", "options": "[1]"})
 

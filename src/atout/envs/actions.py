@@ -23,7 +23,7 @@ at most ten cards holds at most three announcements, hence eight declare choices
 >>> from atout import Ruleset
 >>> space = ActionSpace(Ruleset.preset("coinche"))
 >>> space.size, space.label(55), space.label(space.size - 1), space.label(12)
-(95, '80S', 'capotC', 'JH')
+(359, '80S', 'capotC', 'JH')
 >>> ActionSpace(Ruleset.preset("classique")).size      # no bids: take or pass
 55
 """

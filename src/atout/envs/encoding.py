@@ -18,7 +18,7 @@ check that both agree at every step of many random deals.
 >>> rules = Ruleset.preset("coinche")
 >>> layout = Layout(rules)
 >>> layout.size
-876
+1932
 >>> deal = Deal.new(rules, dealer=0, seed=1)
 >>> array = encode(deal.observation(2))
 >>> int(array[layout.slices["hand"]].sum())              # eight cards in hand
@@ -112,7 +112,7 @@ class Layout:
             ("contract_strain", "global", 6, "♠ ♥ ♦ ♣, sans atout, tout atout", True),
             ("contract_level", "global", 3, "plain, coinched, surcoinched", True),
             ("contract_capot", "global", 1, "capot was bid", True),
-            ("contract_value", "global", 1, "the bid's value / the ruleset's max_bid", True),
+            ("contract_value", "global", 1, "the bid's value / the ruleset's highest bid", True),
             ("taker", "seat", 1, "the taker", True),
             ("played", "seat", 32, "the cards each seat played", True),
             (
@@ -280,7 +280,7 @@ def encode(
         put("contract_strain", 0, contract.strain)
         put("contract_level", 0, contract.level)
         put("contract_capot", 0, 0, float(contract.capot))
-        put("contract_value", 0, 0, contract.value / rules.max_bid)
+        put("contract_value", 0, 0, contract.value / rules.highest_bid)
         put("taker", contract.taker, 0)
     points = [0] * layout.sides
     won = [0] * layout.sides

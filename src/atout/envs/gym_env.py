@@ -10,7 +10,7 @@ marks, or -1 with ``reward="win"``), so that agents without masks still learn.
 >>> game = AtoutEnv("coinche", opponents="random")
 >>> obs, info = game.reset(seed=3)
 >>> obs.shape, int(info["action_mask"].sum()) > 1
-((876,), True)
+((1932,), True)
 >>> done = False
 >>> while not done:
 ...     action = int(info["action_mask"].nonzero()[0][0])

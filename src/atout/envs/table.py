@@ -18,8 +18,8 @@ match adds, a litige's points included when they are awarded). With ``reward="wi
 >>> from atout import Ruleset
 >>> table = Table(Ruleset.preset("coinche"), dealer=3)
 >>> table.reset(seed=1)
->>> table.deal.turn, int(table.legal_mask().sum())       # pass, or any of the 40 bids
-(0, 41)
+>>> table.deal.turn, int(table.legal_mask().sum())       # pass, or any of the 304 bids (80 … 820, capot)
+(0, 305)
 >>> table.step(48)                                       # pass
 {}
 """
@@ -71,7 +71,7 @@ def check_options(rules: Ruleset, episode: str, reward: str, dealer: int | None)
 
 def deal_bound(rules: Ruleset) -> int:
     """An upper bound of the marks one side can get from one deal (used to bound rewards)."""
-    contract = max(rules.max_bid, rules.capot_contract, rules.min_points)
+    contract = max(rules.highest_bid, rules.capot_contract, rules.min_points)
     announcements = rules.players * (rules.hand_size // 3) * 200 if rules.announcements else 0
     belotes = rules.players * 4 * rules.belote_points if rules.belote else 0
     multiplier = max(rules.coinche_multiplier, rules.surcoinche_multiplier) if rules.coinche else 1
@@ -289,7 +289,7 @@ class Table:
         state[at["contract_strain"] + contract.strain] = 1.0
         state[at["contract_level"] + contract.level] = 1.0
         state[at["contract_capot"]] = float(contract.capot)
-        state[at["contract_value"]] = contract.value / rules.max_bid
+        state[at["contract_value"]] = contract.value / rules.highest_bid
         state[at["taker"] + contract.taker] = 1.0
         state[at["leader"] + (deal.dealer + 1) % self.players] = 1.0
         unit = 32 + ANNOUNCEMENT_UNIT
