@@ -262,7 +262,7 @@ def test_gymnasium_seats_bots_from_specs_and_ends_on_an_illegal_action() -> None
 
 # ------------------------------------------------------------------ OpenSpiel
 @pytest.mark.parametrize(
-    "name,sims", [("coinche", 3), ("contree", 3), ("classique", 3), ("bazar", 1), ("deux", 2), ("trois", 2)]
+    "name,sims", [("coinche", 1), ("contree", 1), ("classique", 2), ("bazar", 1), ("deux", 2), ("trois", 2)]
 )
 def test_openspiel_random_simulation_checks_pass(name: str, sims: int) -> None:
     game = pyspiel.load_game("python_atout", {"preset": name})

@@ -272,11 +272,8 @@ class AtoutState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> AtoutState:
         twin = AtoutState(self.get_game())
         twin.cards = list(self.cards)
-        if self.table is not None:
-            twin._start()
-            assert twin.table is not None
-            for _, action in self.table.deal.actions:
-                twin.table.apply(action)
+        twin.dealt = list(self.dealt)
+        twin.table = self.table.copy() if self.table is not None else None
         return twin
 
     def __str__(self) -> str:

@@ -115,6 +115,12 @@ class Table:
         self.match: Match | None = None
         self.deal = Deal.new(rules, seed=0)
         self._turn: int | None = None
+        self._passes = self._tricks = 0
+        self._trick: list[tuple[int, int]] = []
+        self._won = self._points = [0] * self.layout.sides
+        self._shown = False
+        self._mask: MaskArray | None = None
+        self._legal: dict[int, Action] = {}
         #: The episode is over: the deal (or the match) has ended.
         self.over = False
 
@@ -159,13 +165,25 @@ class Table:
                 state[at["match_scores"] + self.rules.sides.index(side)] = score / SCORE_SCALE
             state[at["held"]] = self.match.held / SCORE_SCALE
         self._passes = 0
-        self._trick: list[tuple[int, int]] = []
+        self._trick = []
         self._tricks = 0
         self._won = [0] * self.layout.sides
         self._points = [0] * self.layout.sides
         self._shown = not rules.announcements
-        self._mask: MaskArray | None = None
-        self._legal: dict[int, Action] = {}
+        self._mask = None
+        self._legal = {}
+
+    def copy(self) -> Table:
+        """An independent copy of a single deal's table (the deal replayed by the rules core)."""
+        if self.match is not None:
+            raise AtoutError("only a table of one deal can be copied")
+        twin = Table(self.rules, episode=self.episode, reward=self.reward, dealer=self.dealer)
+        twin.deal = self.deal.copy()
+        twin._view[:] = self._view
+        twin._turn, twin.over, twin._passes, twin._tricks = self._turn, self.over, self._passes, self._tricks
+        twin._trick, twin._won, twin._points = list(self._trick), list(self._won), list(self._points)
+        twin._shown, twin._mask, twin._legal = self._shown, None, {}
+        return twin
 
     # ------------------------------------------------------------------ queries
     @property
