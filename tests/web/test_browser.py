@@ -31,6 +31,8 @@ ACTIONABLE = ", ".join(
     for part in (".bidding .actions button", ".hand.my-turn .card.playable", ".box .actions button")
 )
 PHONE = {"width": 390, "height": 844}
+#: More turns than a deal can take (so that a test fails instead of hanging).
+MOST_TURNS = 60
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -97,9 +99,11 @@ def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
 def play_deal(page: Page) -> list[str]:
     """Play until the deal's score is shown and Continue is pressed."""
     done: list[str] = []
-    while not done or done[-1] != "continue":
+    for _ in range(MOST_TURNS):
         done.append(take_a_turn(page, bid="bid" not in done))
-    return done
+        if done[-1] == "continue":
+            return done
+    raise AssertionError(f"the deal did not end: {done}")
 
 
 def test_create_a_table_and_play_a_whole_deal_against_bots(browser: Browser, server: str) -> None:
@@ -118,7 +122,7 @@ def test_create_a_table_and_play_a_whole_deal_against_bots(browser: Browser, ser
 def test_the_keyboard_plays_a_card(browser: Browser, server: str) -> None:
     page = new_page(browser)
     quick_start(page, server)
-    while True:
+    for _ in range(MOST_TURNS):
         page.wait_for_selector(ACTIONABLE)
         if page.locator(".hand.my-turn .card.playable").count():
             break
@@ -146,28 +150,30 @@ def test_two_browsers_join_one_table_and_play_it(browser: Browser, server: str) 
         page.wait_for_selector(".hand .card")
     turns = {"host": 0, "guest": 0}
     deal_ends = 0
-    while deal_ends < 2:  # each of them presses Continue at the end of the deal
+    for _ in range(MOST_TURNS * 10):  # rounds of a fifth of a second each at most
+        if deal_ends == 2:  # each of them pressed Continue at the end of the deal
+            break
         for key, page in (("host", host), ("guest", guest)):
             done = take_a_turn(page, bid=False, wait=200)
             deal_ends += done == "continue"
             turns[key] += done in ("call", "card", "choice")
-    assert turns["host"] > 0 and turns["guest"] > 0
+    assert deal_ends == 2 and turns["host"] > 0 and turns["guest"] > 0
 
 
 def test_a_page_reloaded_mid_deal_carries_on(browser: Browser, server: str) -> None:
     page = new_page(browser)
     quick_start(page, server)
-    cards = 0
-    while cards < 2:
-        if take_a_turn(page, bid=True) == "card":
-            cards += 1
+    done: list[str] = []
+    while done.count("card") < 2 and len(done) < MOST_TURNS:
+        done.append(take_a_turn(page, bid=True))
     page.wait_for_function("document.querySelectorAll('.hand .card').length === 6")
     hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
     page.reload()
     page.wait_for_selector(".hand .card")
     assert page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == hand
-    while take_a_turn(page, bid=False) != "card":
-        pass
+    for _ in range(MOST_TURNS):
+        if take_a_turn(page, bid=False) == "card":
+            break
     page.wait_for_function("document.querySelectorAll('.hand .card').length === 5")
 
 
