@@ -5,17 +5,38 @@ from __future__ import annotations
 import io
 import json
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from atout import AtoutError, Ruleset
-from atout.arena import elo, mean_ci, proportion_ci, read_results, run_pair, run_tournament
-from atout.arena.duplicate import orientations, play_board
+from atout import AtoutError, Deal, Ruleset
+from atout.arena import elo, mean_ci, read_results, run_pair, run_tournament, t_quantile, win_rate_ci
+from atout.arena.duplicate import Board, orientations, play_board
+from atout.arena.stats import MatchPlayed
 from atout.bots import load_spec
+from atout.bots.specs import MAX_NODES
 from atout.cli import main
 
 CLUB, RANDOM = load_spec("club"), load_spec("random")
+#: The expert's search with budgets small enough for a test, and binding on the first cards and calls.
+QUICK_EXPERT = load_spec(
+    {
+        "name": "quick-expert",
+        "bidder": "search",
+        "taker": "heuristic",
+        "player": "search",
+        "samples": 4,
+        "nodes_per_card": 150_000,
+        "bid_samples": 2,
+        "nodes_per_call": 400_000,
+        "bid_make_rate": 0.75,
+        "coinche_fail_rate": 0.9,
+    }
+)
 
 
 def test_a_board_is_the_same_deal_in_both_orientations() -> None:
@@ -54,17 +75,112 @@ def test_results_file_has_provenance_boards_and_summary(tmp_path: Path) -> None:
         read_results(path)
 
 
-def test_statistics() -> None:
+def _replay(board: Board) -> list[tuple[list[str], dict[int, int], object]]:
+    return [(play.actions, play.marks, play.facts) for play in board.plays]
+
+
+@contextmanager
+def _busy() -> Iterator[None]:
+    """A thread spinning beside the test: it takes its share of the interpreter and of a core."""
+    stop = threading.Event()
+    spinner = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)])
+    spinner.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        spinner.join()
+
+
+def test_expert_boards_replay_exactly_in_other_processes_and_under_load() -> None:
+    """The search bot's budgets are solver nodes: a board is the same action for action, mark for mark,
+    in this process, in this process slowed by a busy thread, and in two worker processes."""
+    rules = Ruleset.preset("coinche")
+    here = run_pair(rules, QUICK_EXPERT, CLUB, 3, seed=5, workers=1)
+    with _busy():
+        loaded = run_pair(rules, QUICK_EXPERT, CLUB, 3, seed=5, workers=1)
+    there = run_pair(rules, QUICK_EXPERT, CLUB, 3, seed=5, workers=2)
+    assert [_replay(b) for b in loaded.boards] == [_replay(b) for b in here.boards]
+    assert [_replay(b) for b in there.boards] == [_replay(b) for b in here.boards]
+    # The budgets bound: with nodes to spare, the same bot decides otherwise somewhere.
+    free = replace(QUICK_EXPERT, nodes_per_card=MAX_NODES, nodes_per_call=MAX_NODES)
+    unbounded = run_pair(rules, free, CLUB, 3, seed=5, workers=1)
+    assert [_replay(b) for b in unbounded.boards] != [_replay(b) for b in here.boards]
+    # The actions recorded are the whole deal: replayed on the board's cards, they give its marks.
+    for board in here.boards:
+        for play in board.plays:
+            deal = Deal.new(rules, dealer=board.dealer, seed=board.seed)
+            for action in play.actions:
+                deal.apply(action)
+            assert deal.result is not None and (deal.result.marks or {0: 0, 1: 0}) == play.marks
+
+
+def test_t_quantiles_match_the_published_tables() -> None:
+    """Student's t, two-sided 95 % (the 0.975 quantile), as printed in the usual tables, and beyond
+    the tables' rows, where the old interpolation took the next row."""
+    published = {1: 12.706, 2: 4.303, 5: 2.571, 10: 2.228, 30: 2.042, 120: 1.980}
+    for df, value in published.items():
+        assert t_quantile(0.975, df) == pytest.approx(value, abs=5e-4)
+    assert t_quantile(0.975, 45) == pytest.approx(2.0141, abs=5e-5)  # between the rows 30 and 60
+    assert t_quantile(0.995, 9) == pytest.approx(3.250, abs=5e-4)
+    assert math.isinf(t_quantile(0.975, 0))
+
+
+def test_mean_interval() -> None:
     est = mean_ci([1.0, -2.0, 3.0, -1.0])
-    assert est.mean == 0.25 and est.low < 0.25 < est.high and not est.significant
+    assert est.mean == 0.25 and not est.significant
+    half = t_quantile(0.975, 3) * math.sqrt((0.75**2 + 2.25**2 + 2.75**2 + 1.25**2) / 3 / 4)
+    assert (est.low, est.high) == pytest.approx((0.25 - half, 0.25 + half))
     assert mean_ci([10.0, 11.0, 12.0, 10.0, 11.0]).significant
     assert mean_ci([]).n == 0 and math.isinf(mean_ci([1.0]).high)
-    rate = proportion_ci(90, 100)
-    assert 0.82 < rate.low < 0.9 < rate.high < 0.95
+
+
+def _one_board_matches(seating_results: list[tuple[float, float]]) -> list[MatchPlayed]:
+    return [
+        MatchPlayed(seating, board, board, results[seating])
+        for board, results in enumerate(seating_results)
+        for seating in (0, 1)
+    ]
+
+
+def test_win_rate_interval_accounts_for_the_seatings_sharing_boards() -> None:
+    """Two seatings of a board are not two independent matches: when every board is won in one seating
+    and lost in the other, the rate is exactly one half, with no uncertainty; when both seatings of a
+    board go the same way, there are half as many independent results as matches."""
+    opposite = win_rate_ci(_one_board_matches([(1.0, 0.0), (0.0, 1.0)] * 50), 100)
+    assert (opposite.mean, opposite.low, opposite.high, opposite.n) == (0.5, 0.5, 0.5, 200)
+    same = win_rate_ci(_one_board_matches([(1.0, 1.0), (0.0, 0.0)] * 50), 100)
+    # 100 independent boards at one half: the binomial standard error is 0.05, the interval about ±0.098.
+    assert same.mean == 0.5 and 0.39 < same.low < 0.42 and 0.58 < same.high < 0.61
+    assert win_rate_ci(_one_board_matches([(1.0, 1.0), (0.0, 0.0)] * 50), 100) == same  # seeded: the same
+
+
+def test_win_rate_interval_keeps_the_boards_of_a_match_together() -> None:
+    """A match of ten boards is one result, not ten: 20 matches of 10 boards (one seating) give the
+    interval of 20 independent results at one half, the 2.5 % and 97.5 % points of a binomial
+    distribution: 6 and 14 wins of 20."""
+    played = [MatchPlayed(0, 10 * i, 10 * i + 9, float(i % 2)) for i in range(20)]
+    rate = win_rate_ci(played, 200)
+    assert rate.mean == 0.5 and rate.n == 20
+    assert (rate.low, rate.high) == pytest.approx((0.3, 0.7))
+    few = win_rate_ci(played[:3], 30)  # three blocks: too few for an interval
+    assert (few.low, few.high) == (0.0, 1.0)
+    assert win_rate_ci([], 4) == win_rate_ci([], 0) and win_rate_ci([], 4).n == 0
+
+
+def test_elo_fits_to_convergence() -> None:
+    """Bradley-Terry by maximum likelihood, one drawn game added to each pair: two bots at 75 to 26
+    (74.5 wins of 100, and the draw) are 400 log10(75 / 26) = 184.0 points apart."""
+    two = elo({("a", "b"): (74.5, 100)})
+    assert two["a"] - two["b"] == pytest.approx(400 * math.log10(75 / 26), abs=0.1)
     ratings = elo({("a", "b"): (75.0, 100), ("b", "c"): (75.0, 100), ("a", "c"): (90.0, 100)})
     assert ratings["a"] > ratings["b"] > ratings["c"]
-    assert sum(ratings.values()) / 3 == pytest.approx(1500, abs=0.5)
-    assert 150 < ratings["a"] - ratings["b"] < 250  # 75 % is about 190 Elo
+    assert sum(ratings.values()) / 3 == pytest.approx(1500, abs=0.1)
+    # Consistent results give exactly the Elo differences: 3 to 1 twice, hence 9 to 1 (with the draws).
+    chain = elo({("a", "b"): (7499.5, 10000), ("b", "c"): (7499.5, 10000), ("a", "c"): (9000.0, 10000)})
+    assert chain["a"] - chain["b"] == pytest.approx(400 * math.log10(3), abs=0.5)
+    sweep = elo({("a", "b"): (100.0, 100), ("b", "c"): (100.0, 100), ("a", "c"): (100.0, 100)})
+    assert sweep["a"] > sweep["b"] > sweep["c"] and all(math.isfinite(r) for r in sweep.values())
 
 
 def test_tournament_gives_elo_ratings() -> None:

@@ -51,8 +51,9 @@ def test_expert_plays_every_preset(preset: str) -> None:
             "bidder": "search",
             "player": "search",
             "samples": 3,
-            "time_per_card": 0.05,
+            "nodes_per_card": 100_000,
             "bid_samples": 2,
+            "nodes_per_call": 200_000,
         }
     )
     agents = [build_agent(spec, seed=s) for s in range(rules.players)]
@@ -114,9 +115,7 @@ def test_voids_and_trumps_are_deduced_from_the_play() -> None:
 def test_the_search_bot_cannot_see_hidden_cards() -> None:
     """Two deals that look the same to seat 0 (the other hands swapped) get the same decision."""
     rules = Ruleset.preset("coinche")
-    spec = load_spec(
-        {"name": "e", "bidder": "search", "player": "search", "samples": 4, "time_per_card": 5, "bid_samples": 2}
-    )
+    spec = load_spec({"name": "e", "bidder": "search", "player": "search", "samples": 4, "bid_samples": 2})
     base = Deal.new(rules, dealer=3, seed=11)
     hands = [base.hand_mask(s) for s in range(4)]
     twin = Deal.from_hands(rules, [hands[0], hands[3], hands[2], hands[1]], dealer=3)
@@ -187,27 +186,48 @@ def test_the_taker_decides_around_a_retourne_and_the_bidder_elsewhere() -> None:
     assert load_spec("expert").taker == "heuristic" and load_spec("club").taker is None
 
 
-def test_a_search_bot_out_of_time_plays_the_club_players_card() -> None:
+@pytest.mark.parametrize(("budget", "wall_clock"), [({"nodes_per_card": 1}, False), ({"time_per_card": 1e-9}, True)])
+def test_a_search_bot_out_of_budget_plays_the_club_players_card(budget: dict[str, float], wall_clock: bool) -> None:
+    """``nodes_per_card`` is a hard limit, and so is ``time_per_card`` for a bot with a clock: with no
+    deal solved within it, the club player's card is played."""
     deal = first_card()
     seat = deal.turn
     assert seat is not None
-    hurried = build_agent({"name": "hurried", "player": "search", "time_per_card": 1e-9})
+    hurried = build_agent({"name": "hurried", "player": "search", **budget}, wall_clock=wall_clock)
     assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
 
 
-def test_a_search_bidder_out_of_time_makes_the_club_players_call() -> None:
-    """``time_per_call`` is a hard limit: with no completion valued in time, the club player calls."""
+@pytest.mark.parametrize(("budget", "wall_clock"), [({"nodes_per_call": 1}, False), ({"time_per_call": 1e-9}, True)])
+def test_a_search_bidder_out_of_budget_makes_the_club_players_call(budget: dict[str, float], wall_clock: bool) -> None:
+    """``nodes_per_call`` is a hard limit, and so is ``time_per_call`` for a bot with a clock: with no
+    completion valued within it, the club player calls."""
     deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=3)
     seat = deal.turn
     assert seat is not None
-    hurried = build_agent({"name": "hurried", "bidder": "search", "time_per_call": 1e-9})
+    hurried = build_agent({"name": "hurried", "bidder": "search", **budget}, wall_clock=wall_clock)
     assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
 
 
-def test_call_budget_is_checked() -> None:
+def test_a_clock_left_unused_changes_nothing() -> None:
+    """With seconds to spare, a bot with a clock decides as the same bot without one: the node budget binds."""
+    deal = first_card()
+    seat = deal.turn
+    assert seat is not None
+    spec = {"name": "e", "player": "search", "samples": 6, "nodes_per_card": 300_000, "time_per_card": 60}
+    assert [build_agent(spec, seed=s, wall_clock=True).act(deal.observation(seat)) for s in range(3)] == [
+        build_agent(spec, seed=s).act(deal.observation(seat)) for s in range(3)
+    ]
+
+
+def test_budgets_are_checked() -> None:
     with pytest.raises(AtoutError, match="time_per_call must be between 0 and 60 seconds"):
         load_spec({"name": "x", "time_per_call": 0})
-    assert load_spec("expert").time_per_call == 1.5
+    for bad in (0, 2.5, True, 10**11):
+        with pytest.raises(AtoutError, match="nodes_per_card must be a whole number between 1 and 10_000_000_000"):
+            load_spec({"name": "x", "nodes_per_card": bad})
+    expert = load_spec("expert")
+    assert (expert.nodes_per_card, expert.nodes_per_call) == (8_000_000, 20_000_000)
+    assert (expert.time_per_card, expert.time_per_call) == (1.0, 2.0)
 
 
 def test_club_partners_do_not_climb_on_each_others_raises() -> None:

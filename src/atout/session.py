@@ -146,14 +146,19 @@ class GameSession:
     def _make_agents(self) -> dict[int, Agent]:
         self._deal_index = len(self.match.entries)
         base = self.match.deal_seed(self._deal_index)
-        return {seat: build_agent(self.spec_of(seat), seed=(base + seat) % (1 << 62)) for seat in self.seats}
+        # At a table the bots keep a clock: a slow or busy machine does not keep the player waiting.
+        return {
+            seat: build_agent(self.spec_of(seat), seed=(base + seat) % (1 << 62), wall_clock=True)
+            for seat in self.seats
+        }
 
     # ------------------------------------------------------------ assistance
     def hint(self) -> Action:
         """What the hint bot (the expert by default) would do in the human's place."""
         if not self.human_to_play:
             raise AtoutError("a hint is for the human's turn")
-        agent = build_agent(self.hint_spec, seed=(self.match.deal_seed(self._deal_index) + 97) % (1 << 62))
+        seed = (self.match.deal_seed(self._deal_index) + 97) % (1 << 62)
+        agent = build_agent(self.hint_spec, seed=seed, wall_clock=True)
         return agent.act(self.observation())
 
     def analysis(self) -> list[object]:

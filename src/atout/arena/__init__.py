@@ -10,7 +10,7 @@
 
 from atout.arena.duplicate import Board, play_board
 from atout.arena.run import PairResult, read_results, run_pair, run_tournament
-from atout.arena.stats import Estimate, elo, mean_ci, proportion_ci
+from atout.arena.stats import Estimate, elo, mean_ci, t_quantile, win_rate_ci
 
 __all__ = [
     "Board",
@@ -19,8 +19,9 @@ __all__ = [
     "elo",
     "mean_ci",
     "play_board",
-    "proportion_ci",
     "read_results",
     "run_pair",
     "run_tournament",
+    "t_quantile",
+    "win_rate_ci",
 ]

@@ -4,6 +4,11 @@ With four players, bot A holds North-South then East-West (B the other seats); w
 two, A sits at each seat in turn; with three, A takes each seat in turn against two
 copies of B. A board's result is A's marks minus B's, summed over the orientations
 and divided by their number: the score difference per deal.
+
+With the specs' own bots (:func:`atout.bots.build_agent`, the default), a board is a pure
+function of the rules, the two specs and its seed: the bots are built without a clock (their
+search budgets are counted in solver nodes), so it replays action for action on any machine,
+whatever its load.
 """
 
 from __future__ import annotations
@@ -22,8 +27,8 @@ from atout.scoring import DealFacts
 
 @dataclass
 class Orientation:
-    """One play of a board: the seats bot A held, the marks by side, the facts, and the seconds
-    each decision took for bot ``"a"`` and bot ``"b"``."""
+    """One play of a board: the seats bot A held, the marks by side, the facts, the seconds
+    each decision took for bot ``"a"`` and bot ``"b"``, and every action in its notation."""
 
     a_seats: tuple[int, ...]
     marks: dict[int, int]
@@ -31,6 +36,7 @@ class Orientation:
     b_marks: float
     facts: DealFacts | None
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -61,6 +67,7 @@ class Board:
                     "b": p.b_marks,
                     "facts": p.facts.to_dict() if p.facts else None,
                     "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()},
+                    "actions": " ".join(p.actions),
                 }
                 for p in self.plays
             ],
@@ -77,6 +84,7 @@ class Board:
                 p["b"],
                 DealFacts.from_dict(p["facts"]) if p["facts"] else None,
                 {name: list(xs) for name, xs in p["seconds"].items()},
+                p.get("actions", "").split(),
             )
             for p in data["plays"]
         ]
@@ -107,17 +115,19 @@ def play_board(
         ]
         deal = Deal.new(rules, dealer=dealer, seed=seed)
         seconds: dict[str, list[float]] = {"a": [], "b": []}
+        actions = []
         while deal.turn is not None:
             seat = deal.turn
             start = time.perf_counter()
             action = agents[seat].act(deal.observation(seat))
             seconds["a" if seat in a_seats else "b"].append(time.perf_counter() - start)
             deal.apply(action, seat)
+            actions.append(action.notation())
         assert deal.result is not None
         marks = deal.result.marks or {s: 0 for s in rules.sides}
         a_sides = {rules.side_of(s) for s in a_seats}
         b_sides = [s for s in rules.sides if s not in a_sides]
         a_marks = sum(marks.get(s, 0) for s in a_sides) / len(a_sides)
         b_marks = sum(marks.get(s, 0) for s in b_sides) / len(b_sides)
-        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds))
+        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds, actions))
     return Board(index, seed, dealer, plays)

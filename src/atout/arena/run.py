@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from atout import __version__
 from atout.arena.duplicate import AgentMaker, Board, play_board
-from atout.arena.stats import Estimate, elo, match_wins, mean_ci, proportion_ci
+from atout.arena.stats import BOOTSTRAP_SEED, RESAMPLES, Estimate, elo, matches_played, mean_ci, win_rate_ci
 from atout.bots.specs import BotSpec, build_agent
 from atout.errors import AtoutError
 from atout.rules import Ruleset
@@ -40,13 +40,11 @@ class PairResult:
     b: str
     boards: list[Board]
     diff: Estimate
+    #: Bot A's share of the matches won (see :func:`atout.arena.stats.win_rate_ci`).
+    win_rate: Estimate
     wins: float
     matches: int
     seconds: dict[str, list[float]]
-
-    @property
-    def win_rate(self) -> Estimate:
-        return proportion_ci(self.wins, self.matches)
 
     def summary(self) -> dict[str, Any]:
         rate = self.win_rate
@@ -61,6 +59,7 @@ class PairResult:
             "matches": self.matches,
             "win_rate_a": rate.mean,
             "win_rate_ci95": [rate.low, rate.high],
+            "win_rate_bootstrap": {"resamples": RESAMPLES, "seed": BOOTSTRAP_SEED},
             "seconds_per_decision": {k: _timing(v) for k, v in self.seconds.items()},
         }
 
@@ -176,8 +175,17 @@ def run_pair(
         for play in board.plays:
             seconds[a.name + " (A)"].extend(play.seconds.get("a", []))
             seconds[b.name + " (B)"].extend(play.seconds.get("b", []))
-    wins, matches = match_wins(rules, boards)
-    result = PairResult(a.name, b.name, boards, mean_ci([board.diff for board in boards]), wins, matches, seconds)
+    matches = matches_played(rules, boards)
+    result = PairResult(
+        a.name,
+        b.name,
+        boards,
+        mean_ci([board.diff for board in boards]),
+        win_rate_ci(matches, len(boards)),
+        sum(match.won for match in matches),
+        len(matches),
+        seconds,
+    )
     if out is not None:
         _write(out, {"type": "summary", **result.summary()})
     return result

@@ -5,24 +5,32 @@ Card play: deals consistent with everything the seat has seen are sampled
 legal card gets the average over the samples of the deal score it leads to — the
 takers' and the defenders' marks under the ruleset's scoring (contract made or
 failed, coinche, capot, belote), not the raw card points. Sampling stops at
-``samples`` deals or at ``time_per_card``, a hard limit: no deal is sampled that
-should not be solved in time, and a solve that would overrun is stopped (its nodes
-counted against the speed this agent measured on its earlier solves). When not one
-deal could be solved in time, the club player's card is played.
+``samples`` deals or when the card's budget of solver nodes (``nodes_per_card``) is
+spent: no deal is sampled when the largest sample so far would not fit in what is
+left, and a solve that would overrun is stopped. When not one deal could be solved
+within the budget, the club player's card is played.
 
 Bidding: ``bid_samples`` completions of the hidden hands are solved once per deal
 in every strain the hand could play (the double-dummy value is the same whoever
 declares: the player after the dealer leads); each call (a bid, pass, coinche,
 surcoinche, a take) gets the average score of the contract it would leave, and the
-best is made. ``time_per_call`` is a hard limit too: a completion that could not be
-valued in every strain in time is dropped, and with none valued the club player
-calls. Announcements and belote are always declared.
+best is made. ``nodes_per_call`` bounds a call the same way: a completion that could
+not be valued in every strain within it is dropped, and with none valued the club
+player calls. Announcements and belote are always declared.
+
+Budgets are counted in nodes, so a decision is a pure function of what the seat saw,
+the spec and the seed, on any machine and under any load. An agent built with
+``wall_clock=True`` (the interactive tables) also stops a decision at ``time_per_card``
+or ``time_per_call`` seconds, a safety cap for a slow or busy machine: its seconds are
+turned into a node limit at the speed the agent measured on its own solves.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from atout.actions import PASS, Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
@@ -39,7 +47,7 @@ from atout.scoring import DealFacts, score_deal
 from atout.solver import SearchLimit, Solver
 from atout.tables import play_mode
 
-#: Nodes a second a solve is assumed to search until the agent has timed its own solves.
+#: Nodes a second a solve is assumed to search until a ``wall_clock`` agent has timed its own solves.
 START_RATE = 4_000_000
 #: How often (over the samples) a capot (or a surcoinched contract) must be made to bid it;
 #: the spec sets it for other bids and coinches: double-dummy values flatter the side that
@@ -60,16 +68,64 @@ class _BidTable:
 
     key: tuple[object, ...]
     values: dict[int, list[int]]
-    #: Completions valued in every strain (the call's time limit may stop them early).
+    #: Completions valued in every strain (the call's budget may stop them early).
     samples: int
 
 
-class SearchAgent:
-    """Determinized double-dummy search (sampling + solver) for bidding and card play."""
+class _Budget:
+    """What one decision may still spend: solver nodes, and seconds when the agent keeps a clock.
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
+    A sample (a deal solved, or a completion valued in every strain) is begun only while the
+    largest sample so far (in nodes, and in seconds with a clock) still fits in what is left.
+    """
+
+    def __init__(self, nodes: int, seconds: float | None) -> None:
+        self.nodes = nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self._largest = 0
+        self._slowest = 0.0
+        self._sample_nodes = 0
+        self._sample_start = 0.0
+
+    def fits_another(self) -> bool:
+        if self._largest > self.nodes:
+            return False
+        return self.deadline is None or time.perf_counter() + self._slowest <= self.deadline
+
+    def begin_sample(self) -> None:
+        self._sample_nodes = 0
+        self._sample_start = time.perf_counter()
+
+    def end_sample(self) -> None:
+        self._largest = max(self._largest, self._sample_nodes)
+        self._slowest = max(self._slowest, time.perf_counter() - self._sample_start)
+
+    def limit(self, rate: float) -> int:
+        """The nodes a search begun now may take (seconds count at ``rate`` nodes a second);
+        :class:`SearchLimit` when nothing is left."""
+        limit = self.nodes
+        if self.deadline is not None:
+            limit = min(limit, int((self.deadline - time.perf_counter()) * rate))
+        if limit <= 0:
+            raise SearchLimit("the decision's budget is spent")
+        return limit
+
+    def spend(self, nodes: int) -> None:
+        self.nodes -= nodes
+        self._sample_nodes += nodes
+
+
+class SearchAgent:
+    """Determinized double-dummy search (sampling + solver) for bidding and card play.
+
+    Its decisions depend only on what it saw, its spec and ``seed``; with ``wall_clock``
+    they also stop at the spec's seconds (and so may depend on the machine's speed).
+    """
+
+    def __init__(self, spec: BotSpec, seed: int, wall_clock: bool = False) -> None:
         self.name = spec.name
         self.spec = spec
+        self.wall_clock = wall_clock
         self.rng = random.Random(seed)
         self._solvers: dict[str, Solver] = {}
         self._bids: _BidTable | None = None
@@ -101,43 +157,42 @@ class SearchAgent:
         know = Knowledge.of(obs)
         solver = self._solver(obs.rules)
         totals = dict.fromkeys(by_card, 0.0)
-        budget = self.spec.time_per_card
-        start = time.perf_counter()
-        slowest = 0.0
+        budget = self._budget(self.spec.nodes_per_card, self.spec.time_per_card)
         count = 0
-        while count < self.spec.samples:
-            elapsed = time.perf_counter() - start
-            # Another sample only if it should end within the budget (the slowest so far as a guide).
-            if count and elapsed + slowest > budget:
-                break
+        while count < self.spec.samples and budget.fits_another():
             deal = _snapshot(obs, self._fit_auction(obs, know))
-            began = time.perf_counter()
+            budget.begin_sample()
             try:
-                solution = solver.solve(deal, node_limit=self._nodes_left(start, budget))
+                with self._query(budget, solver) as limit:
+                    solution = solver.solve(deal, node_limit=limit)
             except SearchLimit:
                 break
-            self._learn_speed(solver, began)
+            budget.end_sample()
             for card, value in solution.values.items():
                 totals[card] += _utility(obs, value)
             count += 1
-            slowest = max(slowest, time.perf_counter() - start - elapsed)
         if not count:
             return self._fallback.act(obs)
         best = max(totals, key=lambda c: (totals[c], -c))
         return by_card[best]
 
-    def _nodes_left(self, start: float, budget: float) -> int:
-        """The nodes a search begun now may take in a decision begun at ``start`` with ``budget``
-        seconds, at the solver's speed as this agent measured it; :class:`SearchLimit` if none."""
-        left = budget - (time.perf_counter() - start)
-        if left <= 0:
-            raise SearchLimit("the decision's time is up")
-        return max(1, int(left * self._rate))
+    def _budget(self, nodes: int, seconds: float) -> _Budget:
+        return _Budget(nodes, seconds if self.wall_clock else None)
 
-    def _learn_speed(self, solver: Solver, began: float) -> None:
-        spent = time.perf_counter() - began
-        if spent > 0.01:  # long enough to time the solver's own speed
-            self._rate = (self._rate + solver.nodes / spent) / 2
+    @contextmanager
+    def _query(self, budget: _Budget, solver: Solver) -> Iterator[int]:
+        """The node limit of a solver query within ``budget`` (:class:`SearchLimit` if nothing is
+        left); the query's nodes are spent from it, a search stopped at its limit's too, and an
+        agent with a clock learns the solver's speed from it."""
+        limit = budget.limit(self._rate)
+        began = time.perf_counter()
+        try:
+            yield limit
+        finally:
+            budget.spend(solver.nodes)
+            spent = time.perf_counter() - began
+            if self.wall_clock and spent > 0.01:  # long enough to time the solver's own speed
+                self._rate = (self._rate + solver.nodes / spent) / 2
 
     # --------------------------------------------------------------- auction
     def _call(self, obs: Observation, legal: list[Action]) -> Action:
@@ -213,35 +268,21 @@ class SearchAgent:
         solver = self._solver(rules)
         strains = self._candidate_strains(obs)
         values: dict[int, list[int]] = {s: [] for s in strains}
-        start = time.perf_counter()
+        budget = self._budget(self.spec.nodes_per_call, self.spec.time_per_call)
         samples = 0
-        for _ in range(self.spec.bid_samples):
+        side = rules.side_of(obs.seat)
+        while samples < self.spec.bid_samples and budget.fits_another():
             placed = self._fit_auction(obs, know)
             sample: dict[int, int] = {}
+            budget.begin_sample()
             try:
                 for strain in strains:
-                    hands = _complete(obs, placed, strain, self.rng)
-                    deal = Deal.from_snapshot(
-                        rules,
-                        obs.dealer,
-                        Contract(80 if rules.auction == "bids" else 0, strain, obs.seat),
-                        hands,
-                        (obs.dealer + 1) % rules.players,
-                        [],
-                        [0] * len(rules.sides),
-                        [0] * len(rules.sides),
-                        [0] * rules.players,
-                        [0] * rules.players,
-                        None,
-                        None,
-                    )
-                    began = time.perf_counter()
-                    sample[strain] = solver.value(
-                        deal, side=rules.side_of(obs.seat), node_limit=self._nodes_left(start, self.spec.time_per_call)
-                    )
-                    self._learn_speed(solver, began)
+                    deal = _completed_deal(obs, _complete(obs, placed, strain, self.rng), strain)
+                    with self._query(budget, solver) as limit:
+                        sample[strain] = solver.value(deal, side=side, node_limit=limit)
             except SearchLimit:
                 break
+            budget.end_sample()
             for strain, value in sample.items():
                 values[strain].append(value)
             samples += 1
@@ -311,6 +352,25 @@ def _snapshot(obs: Observation, placed: dict[int, int]) -> Deal:
         None,
         None,
         _bits(placed.get(STOCK, 0)),
+    )
+
+
+def _completed_deal(obs: Observation, hands: list[int], strain: int) -> Deal:
+    """A completion of the hidden hands at the start of the play, the seat declaring ``strain``."""
+    rules = obs.rules
+    return Deal.from_snapshot(
+        rules,
+        obs.dealer,
+        Contract(80 if rules.auction == "bids" else 0, strain, obs.seat),
+        hands,
+        (obs.dealer + 1) % rules.players,
+        [],
+        [0] * len(rules.sides),
+        [0] * len(rules.sides),
+        [0] * rules.players,
+        [0] * rules.players,
+        None,
+        None,
     )
 
 

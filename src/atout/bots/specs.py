@@ -7,10 +7,12 @@ A spec names the bidder and the card player and their budgets::
     taker = "heuristic"      # who takes or passes around a retourne (classique, deux, trois);
                              # default: the bidder
     player = "search"        # random | heuristic | search
-    samples = 24             # search: deals sampled per card
-    time_per_card = 0.8      # search: seconds a card may take, at most
-    bid_samples = 8          # search: deals sampled to value the contracts
-    time_per_call = 2.0      # search: seconds a call may take, at most
+    samples = 24                  # search: deals sampled per card, at most
+    nodes_per_card = 8_000_000    # search: solver nodes a card may search, at most
+    bid_samples = 8               # search: deals sampled to value the contracts, at most
+    nodes_per_call = 20_000_000   # search: solver nodes a call may search, at most
+    time_per_card = 1.0           # search, interactive tables only: seconds a card may take, at most
+    time_per_call = 2.0           # search, interactive tables only: seconds a call may take, at most
     bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
     coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
     aggression = 0           # heuristic: points added to its estimates when bidding
@@ -20,6 +22,10 @@ A spec names the bidder and the card player and their budgets::
 The levels shipped with atout (``random``, ``debutant``, ``club``, ``heuristic``,
 ``expert``) are such files in ``atout/bots/levels``. The arena, the terminal table
 and Python users all build bots with :func:`build_agent`.
+
+The search budgets are counted in solver nodes, so that a bot's decisions are the same on
+any machine: a pure function of what it saw, its spec and its seed. The seconds are a
+safety cap that only bots built with ``wall_clock=True`` (the terminal and web tables) obey.
 
 >>> spec = load_spec("club")
 >>> spec.bidder, spec.player
@@ -47,6 +53,8 @@ from atout.observation import Observation
 
 KINDS = ("random", "heuristic", "search")
 LEVELS = ("random", "debutant", "club", "heuristic", "expert")
+#: The largest node budget a decision may have (some minutes of search).
+MAX_NODES = 10_000_000_000
 
 
 @dataclass(frozen=True)
@@ -58,8 +66,10 @@ class BotSpec:
     player: str = "heuristic"
     taker: str | None = None
     samples: int = 24
-    time_per_card: float = 0.8
+    nodes_per_card: int = 8_000_000
     bid_samples: int = 8
+    nodes_per_call: int = 20_000_000
+    time_per_card: float = 1.0
     time_per_call: float = 2.0
     bid_make_rate: float = 0.5
     coinche_fail_rate: float = 0.75
@@ -74,6 +84,10 @@ class BotSpec:
                 raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
         if not 1 <= self.samples <= 1000 or not 1 <= self.bid_samples <= 1000:
             raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 1000")
+        for budget in ("nodes_per_card", "nodes_per_call"):
+            value = getattr(self, budget)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NODES:
+                raise AtoutError(f"{where}: {budget} must be a whole number between 1 and {MAX_NODES:_}")
         for budget in ("time_per_card", "time_per_call"):
             if not 0 < getattr(self, budget) <= 60:
                 raise AtoutError(f"{where}: {budget} must be between 0 and 60 seconds")
@@ -143,8 +157,16 @@ class ComposedAgent:
         return self.player.act(obs)
 
 
-def build_agent(spec: str | Path | dict[str, Any] | BotSpec, seed: int | None = None) -> Agent:
-    """Build the agent a spec describes; ``seed`` (default: the spec's) makes it reproducible."""
+def build_agent(
+    spec: str | Path | dict[str, Any] | BotSpec, seed: int | None = None, *, wall_clock: bool = False
+) -> Agent:
+    """Build the agent a spec describes; ``seed`` (default: the spec's) makes it reproducible.
+
+    Its decisions are then a pure function of what it sees, on any machine. With ``wall_clock``
+    a search bot also stops a decision at the spec's ``time_per_card`` or ``time_per_call``
+    seconds (for interactive tables: a cap on the wait when the machine is slow or busy), and
+    then may decide differently on a slower machine.
+    """
     spec = load_spec(spec)
     seed = spec.seed if seed is None else seed
 
@@ -155,7 +177,7 @@ def build_agent(spec: str | Path | dict[str, Any] | BotSpec, seed: int | None = 
             return HeuristicAgent(spec.name, spec.aggression)
         from atout.bots.search import SearchAgent
 
-        return SearchAgent(spec, seed * 7919 + salt)
+        return SearchAgent(spec, seed * 7919 + salt, wall_clock)
 
     player = make(spec.player, 2)
     bidder = player if spec.bidder == spec.player else make(spec.bidder, 1)

@@ -52,7 +52,7 @@ def decide(request: BotRequest) -> str:
     key = (*request.key, request.spec)
     agent = _agents.get(key)
     if agent is None:
-        agent = _agents[key] = build_agent(request.spec, seed=request.seed)
+        agent = _agents[key] = build_agent(request.spec, seed=request.seed, wall_clock=True)
         while len(_agents) > AGENTS_KEPT:
             _agents.popitem(last=False)
     else:
