@@ -253,7 +253,7 @@ class HeuristicAgent:
         def beats(c: int) -> bool:
             return mode.beats(c, winning)
 
-        if partner_holds and (last or self._holds_safely(winning, trick[0], mode, gone, obs)):
+        if partner_holds and (last or self._holds_safely(winning, mode, gone)):
             # « Charger »: give the partner points, but keep trumps and masters.
             spare = [c for c in cards if not trump_mask >> c & 1 and not self._is_master(c, mode, gone)] or cards
             return max(spare, key=lambda c: (mode.points[c], -mode.strength[c]))
@@ -272,7 +272,7 @@ class HeuristicAgent:
         )
 
     @staticmethod
-    def _holds_safely(card: int, led: int, mode: PlayMode, gone: int, obs: Observation) -> bool:
+    def _holds_safely(card: int, mode: PlayMode, gone: int) -> bool:
         """Will the partner's card most likely hold the trick? Master in its suit and, if a plain
         card, trumps are gone or its suit is still held by the players to come."""
         if mode.above[card] & ~gone:

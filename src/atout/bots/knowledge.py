@@ -91,7 +91,7 @@ class Knowledge:
         counts = {}
         for s in range(n):
             if s != obs.seat:
-                counts[s] = _hand_size(obs, s, played[s]) - known[s].bit_count()
+                counts[s] = _hand_size(obs, played[s]) - known[s].bit_count()
         rest = unseen.bit_count() - sum(counts.values())
         if rest:
             counts[STOCK] = rest
@@ -133,7 +133,7 @@ class Knowledge:
         )
 
 
-def _hand_size(obs: Observation, seat: int, played: int) -> int:
+def _hand_size(obs: Observation, played: int) -> int:
     rules = obs.rules
     if obs.phase.value == "auction":
         return rules.first_stage

@@ -277,7 +277,7 @@ class SearchAgent:
             budget.begin_sample()
             try:
                 for strain in strains:
-                    deal = _completed_deal(obs, _complete(obs, placed, strain, self.rng), strain)
+                    deal = _completed_deal(obs, _complete(obs, placed, self.rng), strain)
                     with self._query(budget, solver) as limit:
                         sample[strain] = solver.value(deal, side=side, node_limit=limit)
             except SearchLimit:
@@ -378,7 +378,7 @@ def _bits(mask: int) -> list[int]:
     return [c for c in range(32) if mask >> c & 1]
 
 
-def _complete(obs: Observation, placed: dict[int, int], strain: int, rng: random.Random) -> list[int]:
+def _complete(obs: Observation, placed: dict[int, int], rng: random.Random) -> list[int]:
     """Full hands for the play from an auction-time placement (a retourne deal's second stage drawn
     at random from the stock, the seat taking)."""
     rules = obs.rules
