@@ -83,7 +83,12 @@ def _replay(board: Board) -> list[tuple[list[str], dict[int, int], object]]:
 def _busy() -> Iterator[None]:
     """A thread spinning beside the test: it takes its share of the interpreter and of a core."""
     stop = threading.Event()
-    spinner = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)])
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    spinner = threading.Thread(target=spin)
     spinner.start()
     try:
         yield
