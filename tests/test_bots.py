@@ -10,6 +10,7 @@ from atout import AtoutError, Deal, Ruleset
 from atout.actions import Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
 from atout.bots.knowledge import Knowledge
+from atout.bots.search import SearchAgent
 from atout.rules import PRESETS
 from conformance import first_card
 
@@ -206,6 +207,18 @@ def test_a_search_bidder_out_of_budget_makes_the_club_players_call(budget: dict[
     assert seat is not None
     hurried = build_agent({"name": "hurried", "bidder": "search", **budget}, wall_clock=wall_clock)
     assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
+
+
+def test_a_card_searches_within_its_node_budget() -> None:
+    """The budget binds before the samples run out, and a search stopped at the limit overruns it by
+    no more than the few nodes it takes to stop."""
+    deal = first_card()
+    seat = deal.turn
+    assert seat is not None
+    agent = SearchAgent(load_spec({"name": "e", "player": "search", "samples": 50, "nodes_per_card": 300_000}), 1)
+    agent.act(deal.observation(seat))
+    nodes, samples = agent.last_search
+    assert 0 < samples < 50 and 0 < nodes <= 300_000 + 100
 
 
 def test_a_clock_left_unused_changes_nothing() -> None:

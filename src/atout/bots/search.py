@@ -131,6 +131,8 @@ class SearchAgent:
         self._bids: _BidTable | None = None
         self._rate = float(START_RATE)
         self._fallback = HeuristicAgent(spec.name, spec.aggression)
+        #: What the last search (a card, or the valuing of the contracts) cost: solver nodes, samples.
+        self.last_search = (0, 0)
 
     def _solver(self, rules: Ruleset) -> Solver:
         solver = self._solvers.get(rules.fingerprint)
@@ -139,6 +141,7 @@ class SearchAgent:
         return solver
 
     def act(self, obs: Observation) -> Action:
+        self.last_search = (0, 0)
         legal = obs.legal_actions()
         if len(legal) == 1 or isinstance(legal[0], Declare):
             return legal[0]
@@ -171,6 +174,7 @@ class SearchAgent:
             for card, value in solution.values.items():
                 totals[card] += _utility(obs, value)
             count += 1
+        self.last_search = (self.spec.nodes_per_card - budget.nodes, count)
         if not count:
             return self._fallback.act(obs)
         best = max(totals, key=lambda c: (totals[c], -c))
@@ -286,6 +290,7 @@ class SearchAgent:
             for strain, value in sample.items():
                 values[strain].append(value)
             samples += 1
+        self.last_search = (self.spec.nodes_per_call - budget.nodes, samples)
         table = _BidTable(key, values, samples)
         if samples or not values:  # an empty table is not kept: the next call tries again
             self._bids = table
