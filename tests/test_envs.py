@@ -279,7 +279,8 @@ def test_openspiel_game_takes_house_rules_and_gives_the_seat_tensor() -> None:
     tensor = np.array(state.information_state_tensor(1), np.float32)
     assert np.array_equal(tensor, encode(state.deal.observation(1), state.dealt[1]))
     rules = spiel.ruleset_from_params({"options": '{"sans_atout": true}'})
-    assert game.num_distinct_actions() == BIDS + ((rules.highest_bid - 80) // 10 + 1) * 5 + 5
+    bids = sum((rules.highest_bid_in(strain) - 80) // 10 + 1 for strain in rules.strains()) + 5  # and capot in 5
+    assert game.num_distinct_actions() == BIDS + bids
     with pytest.raises(AtoutError, match="JSON object"):
         spiel.ruleset_from_params({"preset": "coinche", "options": "[1]"})
 

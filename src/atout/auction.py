@@ -2,7 +2,7 @@
 
 Bidding (FFB coinche §4): from the player after the dealer, each player passes or
 bids a value (at least ``min_bid``, a multiple of ``bid_step``, above the last bid,
-at most ``rules.highest_bid``) with a strain; capot may be bid at any time and
+at most ``rules.highest_bid_in(strain)``) with a strain; capot may be bid at any time and
 nothing is above it (bazar: capot is a flag on a numbered bid above 250, and once a
 side has bid capot the other may only bid capot). A player may coinche an opponents' bid in his turn; it freezes
 the contract. The coinched side may surcoinche, which ends the auction at once.
@@ -211,10 +211,14 @@ def bid_error(rules: Ruleset, bid: Bid) -> IllegalAction:
             f"a capot needs a bid of at least {rules.capot_bid_min}",
             "bad_bid",
         )
-    top = rules.highest_bid
+    top = rules.highest_bid_in(bid.strain)
+    where_fr = where_en = ""
+    if top != rules.highest_bid:
+        where_fr = f" à {strain_symbol(bid.strain)}"
+        where_en = f" in {strain_symbol(bid.strain)}"
     return _error(
-        f"Enchère invalide : de {rules.min_bid} à {top}, par {rules.bid_step}",
-        f"invalid bid: {rules.min_bid} to {top} in steps of {rules.bid_step}",
+        f"Enchère invalide : de {rules.min_bid} à {top}{where_fr}, par {rules.bid_step}",
+        f"invalid bid: {rules.min_bid} to {top}{where_en} in steps of {rules.bid_step}",
         "bad_bid",
     )
 
@@ -233,8 +237,9 @@ class _Ladder:
         values.extend(range(first_step, rules.highest_bid + 1, rules.bid_step))
         strains = rules.strains()
         bids: list[Bid] = []
+        tops = {s: rules.highest_bid_in(s) for s in strains}
         for value in values:
-            bids.extend(Bid(value, s) for s in strains)
+            bids.extend(Bid(value, s) for s in strains if value <= tops[s])
             if rules.capot_bid and rules.capot_bid_min and value >= rules.capot_bid_min:
                 bids.extend(Bid(value, s, True) for s in strains)
         if rules.capot_bid and not rules.capot_bid_min:

@@ -69,7 +69,7 @@ class Ruleset:
     # --- auction
     auction: str = _opt(
         "bids",
-        "'bids': 80..160 and capot with a suit (coinche, contrée, bazar); 'retourne': "
+        "'bids': numbered bids and capot with a strain (coinche, contrée, bazar); 'retourne': "
         "take the turned card's suit, then name another (classique).",
         choices=("bids", "retourne"),
     )
@@ -324,36 +324,47 @@ class Ruleset:
 
     @cached_property
     def highest_bid(self) -> int:
-        """The highest numbered bid: ``max_bid``, or without one (``max_bid = 0``: FFB §4.1 asks
-        « de 80 au minimum [...] supérieure à l'enchère précédente » and sets no maximum) the most
-        a side can total, as belote and announcements count toward the contract (FFB §4.2).
+        """The highest numbered bid in any strain (see :meth:`highest_bid_in`).
 
         >>> Ruleset.preset("coinche").highest_bid, Ruleset.preset("contree").highest_bid
         (820, 160)
         >>> Ruleset.preset("coinche", announcements=False).highest_bid    # 252 + a belote 20
         270
         """
+        return max(self.highest_bid_in(strain) for strain in self.strains())
+
+    def highest_bid_in(self, strain: int) -> int:
+        """The highest numbered bid in ``strain``: ``max_bid``, or without one (``max_bid = 0``: FFB
+        §4.1 asks « de 80 au minimum [...] supérieure à l'enchère précédente » and sets no maximum)
+        the most a side can total in that strain, as belote and announcements count toward the
+        contract (FFB §4.2): no higher bid could ever be made.
+
+        >>> rules = Ruleset.preset("coinche", sans_atout=True, tout_atout=True)
+        >>> [rules.highest_bid_in(strain) for strain in (1, 4, 5)]    # no belote at SA, four at TA
+        [820, 800, 880]
+        """
         if self.max_bid:
             return self.max_bid
-        return max(self.min_bid, self.most_points // self.bid_step * self.bid_step)
+        return max(self.min_bid, self.most_points_in(strain) // self.bid_step * self.bid_step)
 
     @cached_property
     def most_points(self) -> int:
-        """The most points a side can total in one deal, in the best strain: a capot's card points,
-        every belote it may hold (four at tout atout) and the most announcements its hands can show
-        (coinche: 252 + 20 + 550 = 822)."""
+        """The most points a side can total in one deal, in the best strain (coinche: 252 + 20 + 550 = 822)."""
+        return max(self.most_points_in(strain) for strain in self.strains())
+
+    def most_points_in(self, strain: int) -> int:
+        """The most points a side can total in one deal played in ``strain``: a capot's card points,
+        every belote it may hold (four at tout atout, none at sans atout) and the most announcements
+        its hands can show."""
         hands = self.players // len(self.sides)
-        best = 0
-        for strain in self.strains():
-            belotes = 4 if strain == TOUT_ATOUT else 0 if strain == SANS_ATOUT else 1
-            shown = 0
-            if self.announcements:
-                totals = possible_totals(
-                    strain, self.announcement_values, hands=hands, hand_size=self.hand_size, short_deck=self.short_deck
-                )
-                shown = max(totals)
-            best = max(best, self.capot_points + belotes * self.belote * self.belote_points + shown)
-        return best
+        belotes = 4 if strain == TOUT_ATOUT else 0 if strain == SANS_ATOUT else 1
+        shown = 0
+        if self.announcements:
+            totals = possible_totals(
+                strain, self.announcement_values, hands=hands, hand_size=self.hand_size, short_deck=self.short_deck
+            )
+            shown = max(totals)
+        return self.capot_points + belotes * self.belote * self.belote_points + shown
 
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat: its partnership (0 or 1) with four players, else the seat."""

@@ -276,11 +276,18 @@ def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
                     code="card_points",
                 )
         total = sum(points.values())
-        if total != 162 if rules.whole_deck else total - 10 not in sums:
+        if rules.whole_deck and total != 162:
             raise FactsError(
-                f"Les points des plis font {'162' if rules.whole_deck else 'de 10 à 162'} en tout "
-                f"(dix de der compris), pas {total}",
-                f"card points add up to {'162' if rules.whole_deck else '10 to 162'} "
+                f"Les points des plis font 162 en tout (dix de der compris), pas {total}",
+                f"card points add up to 162 (dix de der included), not {total}",
+                code="card_points",
+            )
+        if not rules.whole_deck and total - 10 not in _played_sums(rules, facts.contract.strain):
+            low, high = min(_played_sums(rules, facts.contract.strain)), max(_played_sums(rules, facts.contract.strain))
+            raise FactsError(
+                f"Les {rules.players * rules.hand_size} cartes jouées valent de {low + 10} à {high + 10} points "
+                f"(dix de der compris) et pas {total}",
+                f"the {rules.players * rules.hand_size} cards played are worth {low + 10} to {high + 10} points "
                 f"(dix de der included), not {total}",
                 code="card_points",
             )
@@ -309,14 +316,28 @@ def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
 
 
 @cache
-def _trick_sums(rules: Ruleset, strain: int) -> frozenset[int]:
-    """Every sum of card values a set of tricks can hold (dix de der apart)."""
-    mode = play_mode(strain, rules.ta_values)
-    sums = {0}
+def _sums_by_count(short_deck: bool, strain: int, ta_values: str) -> tuple[frozenset[int], ...]:
+    """For each number of cards, every sum of card values that many cards of the deck can hold."""
+    mode = play_mode(strain, ta_values)
+    sums: list[set[int]] = [{0}]
     for card in range(32):
-        if deck_mask(rules.short_deck) >> card & 1:
-            sums |= {s + mode.points[card] for s in sums}
-    return frozenset(sums)
+        if deck_mask(short_deck) >> card & 1:
+            sums.append(set())
+            for count in range(len(sums) - 1, 0, -1):
+                sums[count] |= {s + mode.points[card] for s in sums[count - 1]}
+    return tuple(frozenset(s) for s in sums)
+
+
+def _trick_sums(rules: Ruleset, strain: int) -> frozenset[int]:
+    """Every sum of card values a set of tricks can hold (dix de der apart): whole tricks of cards."""
+    by_count = _sums_by_count(rules.short_deck, strain, rules.ta_values)
+    played = rules.players * rules.hand_size
+    return frozenset().union(*(by_count[count] for count in range(0, played + 1, rules.players)))
+
+
+def _played_sums(rules: Ruleset, strain: int) -> frozenset[int]:
+    """Every sum of card values the cards played in a deal can hold (two players leave a stock aside)."""
+    return _sums_by_count(rules.short_deck, strain, rules.ta_values)[rules.players * rules.hand_size]
 
 
 def _check_belote(rules: Ruleset, facts: DealFacts) -> None:

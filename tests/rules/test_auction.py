@@ -21,9 +21,13 @@ def _auction(rules=COINCHE, dealer=3, *calls):
 
 
 def _refused(auction, text):
+    return _refused_error(auction, text).code
+
+
+def _refused_error(auction, text):
     with pytest.raises(IllegalAction) as err:
         auction.check(parse_action(text))
-    return err.value.code
+    return err.value
 
 
 def _legal(auction):
@@ -218,6 +222,20 @@ def test_coinche_bids_have_no_ceiling_but_what_a_side_can_score():
     assert COINCHE.replace(announcements=False).highest_bid == 270
 
 
+def test_the_ceiling_is_what_a_side_can_score_in_the_bid_strain():
+    """The most a side can total depends on the strain: no belote at sans atout (« Il n'y a pas de
+    Belote/Rebelote possibles », FFB coinche §11.2), up to four at tout atout (« il peut y avoir jusqu'à 4
+    Belotes », §11.3), one in a suit (§7). So 830 in a suit or 810 sans atout can never be made, while 880 tout
+    atout can."""
+    rules = COINCHE.replace(sans_atout=True, tout_atout=True)
+    assert [rules.highest_bid_in(strain) for strain in (0, 1, 2, 3, 4, 5)] == [820, 820, 820, 820, 800, 880]
+    legal = _legal(_auction(rules))
+    assert {"820H", "800SA", "880TA"} <= legal
+    assert not {"830H", "810SA", "890TA"} & legal
+    err = _refused_error(_auction(rules), "810SA")
+    assert err.code == "bad_bid" and "800" in err.reason_en and "SA" in err.reason_en
+
+
 def test_bids_above_160_are_recorded_and_refereed():
     """A 250 contract (announcements count toward it, FFB §4.2) round-trips through the record formats."""
     deal = Deal.from_hands(COINCHE, PLAIN_HANDS, dealer=3)
@@ -322,3 +340,20 @@ def test_bazar_capot_contract_fails_without_capot():
     assert result.outcome == "chute"
     made = score(BAZAR, Contract(260, 1, 0, capot=True), capot="takers", announcements={0: 120})
     assert made.outcome == "made"
+
+
+def test_the_coinche_ceiling_can_be_made():
+    """The 820 ceiling is reached, not only bounded (FFB §4.2, §8, §9): North holds the jacks and nines
+    (carrés of 200 and 150), South the kings and queens (two carrés of 100 and the belote); East and West,
+    throwing their aces and tens where they are void, take no trick, and 820♥ is made with 252 + 20 + 550."""
+    deal = Deal.from_hands(COINCHE, ["J9.J9.J9.J9", "AT87.A8.87.", "KQ.KQ.KQ.KQ", ".T7.AT.AT87"], dealer=3)
+    for text in ("820H", "P", "P", "P"):
+        deal.apply(text)
+    tricks = "JH AH QH TH  9H 8H KH 7H  JS 8S KS AD  QS TD 9S 7S  KD AC JD 8D  QD TC 9D 7D  KC 8C JC AS  QC 7C 9C TS"
+    for card in tricks.split():
+        if deal.must_declare:
+            deal.apply(deal.legal_actions()[0])  # every announcement held
+        deal.apply(max((a for a in deal.legal_actions() if a.notation().startswith(card)), key=lambda a: a.belote))
+    assert deal.result.tricks == {0: 8, 1: 0}
+    assert (deal.result.card_points[0], deal.result.belote[0], deal.result.announcements[0]) == (252, 20, 550)
+    assert deal.result.score.outcome == "made"

@@ -219,8 +219,21 @@ def test_two_players_play_eighteen_cards():
     refused(DEUX, DealFacts(C(0), {0: 5, 1: 0}))
 
 
+@pytest.mark.parametrize(
+    ("points", "why"),
+    [({0: 100, 1: 62}, "28 to 156"), ({0: 20, 1: 0}, "28 to 156"), ({0: 162, 1: 0}, "worth 162")],
+)
+def test_two_players_points_are_what_eighteen_cards_can_hold(points, why):
+    """Face à face (« une main se compose de 9 cartes »): the 18 cards played hold 18 to 146 points in a suit
+    contract, 28 to 156 with the dix de der; a whole deck's 162 cannot be taken."""
+    err = refused(DEUX, DealFacts(C(0), points))
+    assert err.code == "card_points"
+    assert why in err.message("en")
+
+
 def test_takers_points_alone_are_refused_with_two_players():
-    """With two players the defence's points are not 162 minus the takers': refuse the takers' points alone."""
+    """*Belote face à face*: « une main se compose de 9 cartes », so 18 of the 32 cards are played and the
+    defence's points are not 162 minus the takers': refuse the takers' points alone."""
     with pytest.raises(FactsError) as err:
         facts(DEUX, C(0), 100)
     assert "18" in err.value.message("fr") and "18 of the 32" in err.value.message("en")

@@ -75,7 +75,9 @@ def test_81_81_is_a_fall_in_both_classique_texts():
 
 @pytest.mark.parametrize("preset", ["deux", "trois"])
 def test_two_and_three_players_follow_classique_without_litige(preset):
-    """The two- and three-player forms follow classique: no litige, an equal split is a fall."""
+    """The two- and three-player forms follow classique: no litige, an equal split is a fall (« Si l'équipe
+    attaquante fait moins de 82 points, elle marque 0 et l'équipe adverse marque 162 points », *Règles de la
+    belote classique*; *Belote face à face* and *Belote à trois sans 7 et 8* score as classique)."""
     rules = Ruleset.preset(preset)
     assert (rules.litige, rules.tie) == ("off", "chute")
 
