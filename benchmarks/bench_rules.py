@@ -54,7 +54,8 @@ def legal_generations_per_second(rules: Ruleset, count: int, seed: int, rounds: 
     start = time.perf_counter()
     for _ in range(rounds):
         for deal in deals:
-            deal._legal = None  # measure the generation, not the cache
+            if deal._cards is not None:
+                deal._cards._legal = None  # measure the generation, not the play's cache
             deal.legal_actions()
     return rounds * len(deals) / (time.perf_counter() - start)
 

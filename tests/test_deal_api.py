@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -111,6 +112,45 @@ def test_copy_is_independent() -> None:
     twin = deal.copy()
     twin.apply("80H")
     assert len(deal.actions) == 1 and len(twin.actions) == 2
+
+
+@pytest.mark.parametrize("preset", ["coinche", "contree", "classique", "bazar", "deux", "trois"])
+def test_a_deal_started_from_its_state_plays_on_the_same(preset: str) -> None:
+    """``Deal.from_state(deal.state)`` at any moment of the play answers the same legal actions and ends
+    with the same result as the deal itself, and a copy of it replays from that state."""
+    rules = Ruleset.preset(preset)
+    rng = random.Random(11)
+    for i in range(40):
+        deal = Deal.new(rules, dealer=i % rules.players, rng=rng)
+        while deal.phase is Phase.AUCTION:
+            deal.apply(rng.choice(deal.legal_actions()))
+        if deal.phase is Phase.DONE:
+            continue
+        for _ in range(rng.randrange(rules.players * rules.hand_size)):
+            deal.apply(rng.choice(deal.legal_actions()))
+        twin = Deal.from_state(rules, deal.dealer, deal.state)
+        assert not twin.has_history and deal.has_history
+        assert twin.state == deal.state and twin.position() == deal.position()
+        while deal.phase is not Phase.DONE:
+            assert twin.legal_actions() == deal.legal_actions()
+            action = rng.choice(deal.legal_actions())
+            deal.apply(action)
+            twin.apply(action)
+            assert twin.copy().state == twin.state or twin.phase is Phase.DONE
+        assert deal.result is not None and twin.result is not None
+        assert twin.result.marks == deal.result.marks and twin.result.facts == deal.result.facts
+
+
+def test_a_state_no_deal_reaches_is_refused() -> None:
+    rules = Ruleset.preset("coinche", announcements=False)
+    state = Deal.from_hands(rules, HANDS, dealer=3)
+    for call in ("80S", "P", "P", "P"):
+        state.apply(call)
+    good = state.state
+    with pytest.raises(NotationError, match="twice"):
+        Deal.from_state(rules, 3, dataclasses.replace(good, hands=(good.hands[0],) * 4))
+    with pytest.raises(NotationError, match="by side"):
+        Deal.from_state(rules, 3, dataclasses.replace(good, points=(0, 0, 0)))
 
 
 def test_actions_parse_and_print() -> None:

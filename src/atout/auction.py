@@ -25,6 +25,7 @@ Contract(value=90, strain=1, taker=2, level=1, capot=False)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Surcoinche, Take, strain_symbol
 from atout.errors import IllegalAction
@@ -57,6 +58,31 @@ class Contract:
             word = ("coinché", "surcoinché") if lang == "fr" else ("coinched", "surcoinched")
             parts.append(word[self.level - 1])
         return " ".join(parts)
+
+
+class Auction(Protocol):
+    """What a deal asks of its auction, bidding or taking: whose turn it is, the legal calls, checking
+    and applying one, and how it ended."""
+
+    rules: Ruleset
+    dealer: int
+    turn: int
+    calls: list[tuple[int, Action]]
+    finished: bool
+    passed_out: bool
+
+    def legal(self) -> list[Action]:
+        """The calls the seat in turn may make."""
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless the seat in turn may make ``action``."""
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply a call already checked for the seat in turn."""
+
+    @property
+    def contract(self) -> Contract | None:
+        """The contract, once the auction is over and someone bid or took."""
 
 
 def _error(fr: str, en: str, code: str) -> IllegalAction:
@@ -344,7 +370,7 @@ class TakingAuction:
 _TAKES = tuple(Take(s) for s in range(4))
 
 
-def new_auction(rules: Ruleset, dealer: int, retourne: int | None) -> BiddingAuction | TakingAuction:
+def new_auction(rules: Ruleset, dealer: int, retourne: int | None) -> Auction:
     if rules.auction == "retourne":
         return TakingAuction(rules, dealer, retourne)
     return BiddingAuction(rules, dealer)

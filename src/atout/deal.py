@@ -24,25 +24,21 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from atout.actions import PLAYS as PLAYS_FOR_SNAPSHOT
-from atout.actions import Action, Declare, Play, parse_action, plays_of
-from atout.announcements import Announcement, Resolution, best_announcements, resolve
-from atout.auction import BiddingAuction, Contract, TakingAuction, new_auction
-from atout.cards import ALL_CARDS, Card, Rank, cards_of, deck_mask, mask_of, parse_hand
+from atout.actions import Action, Declare, Play, parse_action
+from atout.announcements import Announcement, Resolution
+from atout.auction import Auction, Contract, new_auction
+from atout.cardplay import CardPlay, PlayState, Trick, check_state
+from atout.cards import ALL_CARDS, Card, cards_of, deck_mask, mask_of, parse_hand
 from atout.dealing import DealtCards, complete_retourne, cut, deal_cards, full_deck, gather
 from atout.errors import IllegalAction, NotationError
-from atout.play import illegal_card, legal_mask
 from atout.rules import Ruleset
 from atout.scoring import DealFacts, DealScore, score_deal
-from atout.tables import SANS_ATOUT, TOUT_ATOUT, PlayMode, play_mode
+from atout.tables import PlayMode
 
 if TYPE_CHECKING:
     from atout.observation import Observation
-
-_QUEEN_KING = (1 << Rank.QUEEN) | (1 << Rank.KING)
 
 
 class Phase(StrEnum):
@@ -51,32 +47,35 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-class Trick(NamedTuple):
-    """A completed trick: who led, the cards in play order, who won it and its points."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-    points: int
-
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
-
-
 @dataclass(frozen=True)
 class DealResult:
-    """The end of a deal: the facts (card points, tricks, belotes, announcements) and the score."""
+    """The end of a deal: its facts (card points, tricks, belotes, announcements) and its score."""
 
     passed_out: bool
-    contract: Contract | None = None
-    card_points: dict[int, int] = field(default_factory=dict)
-    tricks: dict[int, int] = field(default_factory=dict)
-    belote: dict[int, int] = field(default_factory=dict)
-    announcements: dict[int, int] = field(default_factory=dict)
-    score: DealScore | None = None
     facts: DealFacts | None = None
+    score: DealScore | None = None
     #: Belotes whose « rebelote » was not said, by side (the older FFB wording's tolerance may count them).
     forgotten_rebelote: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.facts.contract if self.facts else None
+
+    @property
+    def card_points(self) -> dict[int, int]:
+        return dict(self.facts.card_points) if self.facts else {}
+
+    @property
+    def tricks(self) -> dict[int, int]:
+        return dict(self.facts.tricks or {}) if self.facts else {}
+
+    @property
+    def belote(self) -> dict[int, int]:
+        return dict(self.facts.belote) if self.facts else {}
+
+    @property
+    def announcements(self) -> dict[int, int]:
+        return dict(self.facts.announcements) if self.facts else {}
 
     @property
     def marks(self) -> dict[int, int]:
@@ -84,44 +83,20 @@ class DealResult:
 
 
 class Deal:
-    """One deal of any variant, from the auction to the score."""
+    """One deal of any variant, from the auction to the score.
+
+    The auction is an :class:`~atout.auction.Auction`, the play a :class:`~atout.cardplay.CardPlay`;
+    the deal drives them, keeps the actions and scores the end.
+    """
 
     __slots__ = (
-        "_base_tricks",
-        "_belote_cards",
-        "_belote_ok",
-        "_belote_said",
-        "_belotes",
-        "_best",
-        "_decl_open",
-        "_declared",
-        "_first_decl_order",
-        "_forgot",
-        "_hands",
-        "_initial",
-        "_leader",
-        "_legal",
-        "_mode",
-        "_n",
-        "_over_partner",
-        "_points",
-        "_published",
-        "_resolution",
-        "_retourne_taken",
-        "_side",
-        "_stock",
-        "_trick",
-        "_tricks",
-        "_undertrump",
-        "_win_card",
-        "_win_pos",
-        "_won",
+        "_cards",
+        "_origin",
         "actions",
         "auction",
         "contract",
         "dealer",
         "dealt",
-        "from_snapshot_",
         "pattern",
         "phase",
         "result",
@@ -139,32 +114,10 @@ class Deal:
         self.contract: Contract | None = None
         self.actions: list[tuple[int, Action]] = []
         self.result: DealResult | None = None
-        n = rules.players
-        self._n = n
-        self._hands = list(dealt.hands)
-        self._initial: list[int] = []
-        self._side = [rules.side_of(s) for s in range(n)]
-        self._stock = dealt.stock
-        self._retourne_taken = False
-        self._over_partner = rules.overtrump_partner
-        self._undertrump = rules.must_undertrump
-        self._legal: tuple[int, str] | None = None
-        self._resolution: Resolution | None = None
-        self._decl_open = False
-        self._published = False
-        self._base_tricks = 0
-        # Play state, so that a deal nobody bid answers every query too.
-        self._tricks: list[Trick] = []
-        self._trick: list[int] = []
-        self._leader = (dealer + 1) % n
-        self._points = [0] * n
-        self._won = [0] * n
-        self._belote_ok = [0] * n
-        self._belotes = [0] * n
-        self._declared: list[tuple[Announcement, ...] | None] = [None] * n
-        self.from_snapshot_ = False
-        self._best: list[tuple[Announcement, ...]] = []
-        self.auction: BiddingAuction | TakingAuction = new_auction(rules, dealer, dealt.retourne)
+        self.auction: Auction = new_auction(rules, dealer, dealt.retourne)
+        self._cards: CardPlay | None = None
+        #: The state a deal set up mid-play started from (None: dealt, so its whole history is known).
+        self._origin: PlayState | None = None
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -250,9 +203,7 @@ class Deal:
         """A deal from a one-line position string (see :mod:`atout.position`)."""
         from atout.position import deal_from_position
 
-        deal = deal_from_position(text)
-        assert isinstance(deal, Deal)
-        return deal
+        return deal_from_position(text)
 
     def position(self) -> str:
         """This moment of the deal as a one-line position string (see :mod:`atout.position`)."""
@@ -261,127 +212,64 @@ class Deal:
         return position_of(self)
 
     @classmethod
-    def from_snapshot(
-        cls,
-        rules: Ruleset,
-        dealer: int,
-        contract: Contract,
-        hands: Sequence[int],
-        leader: int,
-        trick: Sequence[int],
-        points: Sequence[int],
-        won: Sequence[int],
-        belote_ok: Sequence[int],
-        belotes: Sequence[int],
-        declared: Sequence[tuple[Announcement, ...] | None] | None,
-        resolved: dict[int, int] | None,
-        rest: Sequence[int] = (),
-    ) -> Deal:
-        """A deal starting in the middle of the play (a puzzle, an ending, a solver position).
+    def from_state(cls, rules: Ruleset, dealer: int, state: PlayState) -> Deal:
+        """A deal starting at a moment of the play (an ending, a puzzle, a solver position).
 
-        ``points``, ``won`` are by side; ``hands`` are the cards still held (the
-        current trick's cards excluded); ``declared`` gives trick 1's declarations
-        (None: not yet), ``resolved`` the announcement points once trick 1 is over.
-        Its history before the snapshot is unknown: ``actions`` starts empty.
+        Its history before that moment is unknown: ``actions`` starts empty and
+        :attr:`has_history` is False. Raises :class:`NotationError` if no deal reaches ``state``.
+
+        >>> from atout.cardplay import PlayState
+        >>> rules = Ruleset.preset("coinche", announcements=False)
+        >>> hands = (0x1, 0x100, 0x10000, 0x1000000)          # the last trick: a seven each
+        >>> state = PlayState(Contract(80, 0, 0), hands, 0, (), (100, 52), (4, 3), (0,) * 4, (0,) * 4)
+        >>> deal = Deal.from_state(rules, 3, state)
+        >>> for card in ("7S", "7H", "7D", "7C"):
+        ...     deal.apply(card)
+        >>> deal.result.card_points
+        {0: 110, 1: 52}
         """
-        n = rules.players
-        done = sum(won)
-        if not 0 <= done <= rules.hand_size:
-            raise NotationError(f"{done} tricks won: a deal has {rules.hand_size}")
-        if not 0 <= contract.taker < n or not 0 <= leader < n:
-            raise NotationError("taker and leader must be seats of the table")
-        if contract.strain not in rules.strains() and not (rules.auction == "retourne" and contract.strain < 4):
-            raise NotationError("the contract's strain is not allowed by these rules")
-        full = list(hands)
-        seen = 0
-        for i, card in enumerate(trick):
-            seat = (leader + i) % n
-            full[seat] |= 1 << card
-        for mask in full:
-            if mask & seen:
-                raise NotationError("a card appears twice in the position")
-            seen |= mask
-        if len(trick) >= n:
-            raise NotationError("the current trick is already complete")
-        if done == rules.hand_size and (trick or seen):
-            raise NotationError("every trick is won but cards are still in play")
-        for seat in range(n):
-            if full[seat].bit_count() != rules.hand_size - done:
-                raise NotationError(
-                    f"seat {seat} holds {full[seat].bit_count()} cards; after {done} tricks each "
-                    f"seat holds {rules.hand_size - done} before playing to the trick"
-                )
-        deal = cls(rules, DealtCards(tuple(full), None, tuple(rest)), dealer)
-        deal.from_snapshot_ = True
-        deal._start_play(contract)
-        deal._base_tricks = done
-        deal._leader = leader
-        deal._belote_cards = [0] * n
-        deal._belote_ok = [0] * n
-        if rules.announcements:
-            if declared is not None:
-                if len(declared) != n or done:
-                    raise NotationError("declarations are only given during trick 1, one per seat")
-            else:
-                deal._decl_open = False
-                deal._best = [()] * n
-        if declared is not None and rules.announcements:
-            played = {(leader + i) % n for i in range(len(trick))}
-            if any(declared[s] is None for s in played):
-                raise NotationError("a seat that played to trick 1 has declared its announcements")
-            deal._declared = list(declared)
-            deal._first_decl_order = [s for s in ((leader + i) % n for i in range(n)) if declared[s] is not None]
-        for card in trick:
-            deal._play((deal._leader + len(deal._trick)) % n, PLAYS_FOR_SNAPSHOT[card])
-        deal.actions.clear()
-        sides = rules.sides
-        if len(points) != len(sides) or len(won) != len(sides) or len(belotes) != n or len(belote_ok) != n:
-            raise NotationError("points and tricks are given by side, belotes by seat")
-        deal._points = [0] * n
-        deal._won = [0] * n
-        for side, value, count in zip(sides, points, won, strict=True):
-            deal._points[side], deal._won[side] = value, count
-        deal._belotes = list(belotes)
-        deal._belote_ok = list(belote_ok)
-        deal._belote_cards = list(belote_ok)
-        deal._belote_said = [0] * n
-        for seat, mask in enumerate(belote_ok):
-            if mask & ~deal._hands[seat]:
-                raise NotationError("belote may only be said with cards the seat still holds")
-            for suit in range(4):
-                pair = _QUEEN_KING << (8 * suit)
-                if (mask & pair).bit_count() == 1:
-                    deal._belote_said[seat] |= pair & ~mask
-        if resolved is not None:
-            deal._resolution = Resolution(
-                max(resolved, key=lambda s: resolved[s]) if any(resolved.values()) else None, dict(resolved), {}, {}
-            )
-            deal._published = done > 1 or bool(trick)
-        deal._legal = None
-        if done == rules.hand_size:
-            deal._finish()
+        check_state(rules, state)
+        full = list(state.hands)
+        for i, card in enumerate(state.trick):
+            full[(state.leader + i) % rules.players] |= 1 << card
+        deal = cls(rules, DealtCards(tuple(full), None, state.rest), dealer)
+        deal._origin = state
+        deal._begin(CardPlay(rules, state))
         return deal
+
+    @property
+    def has_history(self) -> bool:
+        """Was this deal played from the deal itself (not set up from a state), so that it can be recorded?"""
+        return self._origin is None
+
+    @property
+    def state(self) -> PlayState:
+        """This moment of the play, frozen (see :mod:`atout.position` for its one-line form)."""
+        if self._cards is None:
+            raise ValueError("the play has not started: no contract")
+        return self._cards.state()
 
     # ------------------------------------------------------------------ queries
     @property
     def turn(self) -> int | None:
         """The seat to act, or None once the deal is over."""
         if self.phase is Phase.PLAY:
-            return (self._leader + len(self._trick)) % self._n
+            assert self._cards is not None
+            return self._cards.turn
         if self.phase is Phase.AUCTION:
             return self.auction.turn
         return None
 
     @property
     def players(self) -> int:
-        return self._n
+        return self.rules.players
 
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now."""
-        return cards_of(self._hands[seat])
+        return cards_of(self.hand_mask(seat))
 
     def hand_mask(self, seat: int) -> int:
-        return self._hands[seat]
+        return self._cards.hands[seat] if self._cards else self.dealt.hands[seat]
 
     @property
     def strain(self) -> int | None:
@@ -389,86 +277,72 @@ class Deal:
 
     @property
     def tricks(self) -> list[Trick]:
-        return list(self._tricks) if self.phase is not Phase.AUCTION else []
+        """The tricks completed so far (since the state it was set up from)."""
+        return list(self._cards.tricks) if self._cards else []
 
     @property
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards of the trick in progress, with their seats."""
-        if self.phase is not Phase.PLAY:
-            return []
-        return [((self._leader + i) % self._n, Card(c)) for i, c in enumerate(self._trick)]
+        return self._cards.current_trick() if self._cards and self.phase is Phase.PLAY else []
 
     @property
     def retourne(self) -> Card | None:
         return None if self.dealt.retourne is None else Card(self.dealt.retourne)
 
     @property
+    def bergere(self) -> Card | None:
+        """Two players: the last card of the stock, turned face up once the play starts (« la bergère »)."""
+        if self.rules.players != 2 or self._cards is None or not self._cards.rest:
+            return None
+        return Card(self._cards.rest[-1])
+
+    @property
     def initial_hands(self) -> list[int]:
         """The hands as the play started (after a retourne deal's second stage), by seat."""
-        return list(self._initial) if self._initial else list(self.dealt.hands)
+        return list(self._cards.initial) if self._cards else list(self.dealt.hands)
 
     @property
     def declarations(self) -> list[tuple[Announcement, ...] | None]:
-        return list(self._declared) if self.phase is not Phase.AUCTION else []
+        """Trick 1's declarations by seat (None: not yet made)."""
+        return list(self._cards.declared) if self._cards else []
+
+    def to_declare(self, seat: int) -> tuple[Announcement, ...]:
+        """The announcements ``seat`` holds and has still to declare (or not) with its first card."""
+        return self._cards.to_declare(seat) if self._cards else ()
+
+    def belote_cards(self, seat: int) -> int:
+        """Mask of the cards ``seat`` may still say belote or rebelote with."""
+        return self._cards.belote_ok[seat] if self._cards else 0
 
     @property
     def resolution(self) -> Resolution | None:
         """The announcements' resolution, public from the first card of trick 2 (FFB §8.3)."""
-        return self._resolution if self._published else None
+        return self._cards.published_resolution if self._cards else None
 
     @property
     def trick_number(self) -> int:
         """Tricks completed so far."""
-        return self._base_tricks + len(self._tricks) if self.phase is not Phase.AUCTION else 0
+        return self._cards.base_tricks + len(self._cards.tricks) if self._cards else 0
 
     def tricks_won(self) -> dict[int, int]:
         """Tricks won so far by each side."""
-        if self.phase is Phase.AUCTION:
-            return {s: 0 for s in self.rules.sides}
-        return {s: self._won[s] for s in self.rules.sides}
+        return {s: self._cards.won[s] if self._cards else 0 for s in self.rules.sides}
 
     @property
     def must_declare(self) -> bool:
         """The player to move holds announcements and must first declare them (or none)."""
-        if self.phase is not Phase.PLAY or not self._decl_open:
-            return False
-        seat = (self._leader + len(self._trick)) % self._n
-        return self._declared[seat] is None and bool(self._best[seat])
+        return self.phase is Phase.PLAY and self._cards is not None and self._cards.must_declare
 
     def points(self) -> dict[int, int]:
         """Card points won so far by each side (dix de der once the last trick is won)."""
-        if self.phase is Phase.AUCTION:
-            return {s: 0 for s in self.rules.sides}
-        return {s: self._points[s] for s in self.rules.sides}
+        return {s: self._cards.points[s] if self._cards else 0 for s in self.rules.sides}
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat in turn may take now."""
-        if self.phase is Phase.PLAY:
-            seat = (self._leader + len(self._trick)) % self._n
-            if self._decl_open and self._declared[seat] is None and self._best[seat]:
-                return _declare_options(self._best[seat])
-            mask = (self._legal or self._compute_legal())[0]
-            belote = mask & self._belote_ok[seat]
-            out: list[Action] = plays_of(mask)
-            if belote:
-                out.extend(plays_of(belote, True))
-            return out
-        if self.phase is Phase.AUCTION:
-            return self.auction.legal()
-        return []
-
-    def _compute_legal(self) -> tuple[int, str]:
-        trick = self._trick
-        seat = (self._leader + len(trick)) % self._n
-        if trick:
-            partner = self._n == 4 and len(trick) >= 2 and self._win_pos == len(trick) - 2
-            legal = legal_mask(
-                self._hands[seat], trick[0], self._win_card, partner, self._mode, self._over_partner, self._undertrump
-            )
-        else:
-            legal = (self._hands[seat], "any")
-        self._legal = legal
-        return legal
+        cards = self._cards
+        if cards is not None:
+            return cards.legal_actions() if self.phase is Phase.PLAY else []
+        return self.auction.legal() if self.phase is Phase.AUCTION else []
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now; bots and interfaces only ever get this."""
@@ -483,11 +357,15 @@ class Deal:
         Give ``seat`` to have an action out of turn rejected. Raises
         :class:`IllegalAction` and changes nothing if the action is not legal.
         """
-        if type(action) is Play and self.phase is Phase.PLAY:
-            turn = (self._leader + len(self._trick)) % self._n
+        cards = self._cards
+        if type(action) is Play and cards is not None and self.phase is Phase.PLAY:
+            turn = (cards.leader + len(cards.trick)) % cards.players
             if seat is not None and seat != turn:
                 raise _out_of_turn(seat, turn)
-            self._play(turn, action)
+            done = cards.play(turn, action)
+            self.actions.append((turn, action))
+            if done:
+                self._finish()
             return
         if isinstance(action, str):
             action = parse_action(action)
@@ -497,17 +375,21 @@ class Deal:
         turn = current
         if seat is not None and seat != turn:
             raise _out_of_turn(seat, turn)
-        if self.phase is Phase.PLAY:
+        if cards is not None:
+            done = False
             if type(action) is Play:
-                self._play(turn, action)
+                done = cards.play(turn, action)
             elif isinstance(action, Declare):
-                self._declare(turn, action)
+                cards.declare(turn, action)
             else:
                 raise IllegalAction(
                     f"Les enchères sont finies : jouez une carte (pas {action.label('fr')})",
                     f"the auction is over: play a card (not {action.label('en')})",
                     code="not_a_card",
                 )
+            self.actions.append((turn, action))
+            if done:
+                self._finish()
             return
         auction = self.auction
         auction.check(action)
@@ -520,207 +402,53 @@ class Deal:
             else:
                 self._start_play()
 
-    def _start_play(self, contract: Contract | None = None) -> None:
+    def _start_play(self) -> None:
+        """The auction is over: complete a retourne deal's hands, and the play begins."""
         rules = self.rules
-        contract = contract or self.auction.contract
+        contract = self.auction.contract
         assert contract is not None
-        self.contract = contract
-        if isinstance(self.auction, TakingAuction) and self.auction.finished:
+        hands, rest = list(self.dealt.hands), self.dealt.stock
+        if rules.auction == "retourne":
             assert self.dealt.retourne is not None
-            self._hands, self._stock = complete_retourne(
-                rules, self._hands, self.dealt.retourne, self.dealt.stock, self.dealer, contract.taker
-            )
-            self._retourne_taken = True
-        n = self._n
-        strain = contract.strain
-        self._mode: PlayMode = play_mode(strain, rules.ta_values)
-        self._initial = list(self._hands)
-        self._trick = []
-        self._leader = (self.dealer + 1) % n
-        self._win_card = -1
-        self._win_pos = 0
-        self._points = [0] * n
-        self._won = [0] * n
-        self._tricks = []
-        belote_suits: Iterable[int] = ()
-        if rules.belote and strain != SANS_ATOUT:
-            belote_suits = range(4) if strain == TOUT_ATOUT else (strain,)
-        self._belote_cards = [0] * n
-        for seat in range(n):
-            for suit in belote_suits:
-                pair = _QUEEN_KING << (8 * suit)
-                if self._hands[seat] & pair == pair:
-                    self._belote_cards[seat] |= pair
-        self._belote_ok = list(self._belote_cards)
-        self._belote_said = [0] * n
-        self._belotes = [0] * n
-        self._forgot = [0] * n
-        self._declared = [None] * n
-        self._first_decl_order: list[int] = []
-        if rules.announcements:
-            values, tiebreak = rules.announcement_values, rules.announcement_tiebreak
-            self._best = [best_announcements(h, strain, values, tiebreak) for h in self._hands]
-        else:
-            self._best = []
-        self._decl_open = bool(self._best)
-        self._legal = None
+            hands, rest = complete_retourne(rules, hands, self.dealt.retourne, rest, self.dealer, contract.taker)
+        state = PlayState.opening(rules, contract, hands, (self.dealer + 1) % rules.players, rest)
+        self._begin(CardPlay(rules, state, fresh=True))
+
+    def _begin(self, cards: CardPlay) -> None:
+        self.contract = cards.contract
+        self._cards = cards
         self.phase = Phase.PLAY
-
-    def _declare(self, seat: int, action: Declare) -> None:
-        if not self.rules.announcements:
-            raise IllegalAction(
-                "Cette variante se joue sans annonces", "this variant has no announcements", code="no_announcements"
-            )
-        if not self._decl_open and self.rules.announcements:
-            raise IllegalAction(
-                "Les annonces se font avec sa première carte, une seule fois",
-                "announcements are made once, with one's first card",
-                code="late_announcement",
-            )
-        if self._declared[seat] is not None:
-            raise IllegalAction(
-                "Les annonces se font avec sa première carte, une seule fois",
-                "announcements are made once, with one's first card",
-                code="late_announcement",
-            )
-        used = 0
-        for a in action.announcements:
-            if used & a.cards:
-                raise IllegalAction(
-                    "Une carte ne compte que dans une seule annonce",
-                    "a card counts in one announcement only",
-                    code="overlap",
-                )
-            used |= a.cards
-        self._declared[seat] = action.announcements
-        self._first_decl_order.append(seat)
-        self.actions.append((seat, action))
-
-    def _play(self, seat: int, action: Play) -> None:
-        card = action.card
-        if self._decl_open and self._declared[seat] is None and self._best[seat]:
-            raise IllegalAction(
-                "Annoncez d'abord (ou dites que vous n'annoncez rien)",
-                "declare your announcements first (or declare none)",
-                code="declare_first",
-            )
-        mask, rule = self._legal or self._compute_legal()
-        trick = self._trick
-        if not mask >> card & 1:
-            raise illegal_card(card, self._hands[seat], rule, trick[0] if trick else -1)
-        bit = 1 << card
-        if self._belote_cards[seat] & bit:
-            self._say_belote(seat, card, action.belote)
-        elif action.belote:
-            raise IllegalAction(
-                f"On ne dit belote qu'avec le roi ou la dame d'atout, tenus ensemble (pas le {card.french()})",
-                f"belote is said only with the king or queen of trump held together (not {card})",
-                code="belote",
-            )
-        self.actions.append((seat, action))
-        self._hands[seat] ^= bit
-        self._legal = None
-        if self._decl_open and self._declared[seat] is None:
-            self._declared[seat] = ()
-            self._first_decl_order.append(seat)
-        trick.append(card)
-        if len(trick) == 1:
-            self._win_card = card
-            self._win_pos = 0
-            if self._resolution is not None and not self._published:
-                self._published = True
-        else:
-            win = self._win_card
-            mode = self._mode
-            if (
-                mode.strength[card] > mode.strength[win]
-                if card >> 3 == win >> 3
-                else mode.trump_mask >> card & 1 and not mode.trump_mask >> win & 1
-            ):
-                self._win_card = card
-                self._win_pos = len(trick) - 1
-        if len(trick) == self._n:
-            self._finish_trick()
-
-    def _say_belote(self, seat: int, card: int, said: bool) -> None:
-        """Belote on the first of K/Q of trump, rebelote on the second (FFB §7); checked before any change."""
-        bit = 1 << card
-        other = bit ^ (_QUEEN_KING << (card & ~7))
-        if said:
-            if not self._belote_ok[seat] & bit:
-                raise IllegalAction(
-                    "La rebelote ne compte que si la belote a été annoncée",
-                    "rebelote only counts after belote was said",
-                    code="belote",
-                )
-            if self._belote_said[seat] & other:
-                self._belotes[seat] += 1
-            self._belote_said[seat] |= bit
-        else:
-            if self._belote_said[seat] & other:
-                self._forgot[seat] += 1
-            self._belote_ok[seat] &= ~other
-        self._belote_ok[seat] &= ~bit
-
-    def _resolve_announcements(self) -> None:
-        declared = [d or () for d in self._declared]
-        self._resolution = resolve(
-            declared,
-            self._initial,
-            self._side,
-            self._first_decl_order,
-            self.contract.strain if self.contract else 0,
-            self.rules.announcement_values,
-            self.rules.announcement_tiebreak,
-        )
-
-    def _finish_trick(self) -> None:
-        trick = self._trick
-        winner = (self._leader + self._win_pos) % self._n
-        points = self._mode.points
-        value = 0
-        for c in trick:
-            value += points[c]
-        side = self._side[winner]
-        self._tricks.append(Trick(self._leader, tuple([ALL_CARDS[c] for c in trick]), winner, value))
-        self._points[side] += value
-        self._won[side] += 1
-        self._trick = []
-        self._leader = winner
-        if self._decl_open:
-            self._decl_open = False
-            self._resolve_announcements()
-        if self._base_tricks + len(self._tricks) == self.rules.hand_size:
-            self._points[side] += 10
+        if cards.finished:
             self._finish()
 
     def _finish(self) -> None:
+        cards = self._cards
+        assert cards is not None
         rules = self.rules
-        contract = self.contract
-        assert contract is not None
         sides = rules.sides
-        card_points = {s: self._points[s] for s in sides}
-        tricks = {s: self._won[s] for s in sides}
+        card_points = {s: cards.points[s] for s in sides}
+        tricks = {s: cards.won[s] for s in sides}
         capot = next((s for s in sides if tricks[s] == rules.hand_size), None)
         if capot is not None:
             card_points = {s: (rules.capot_points if s == capot else 0) for s in sides}
         belote = {s: 0 for s in sides}
-        for seat in range(self._n):
-            belote[self._side[seat]] += self._belotes[seat] * rules.belote_points
-        self._published = self._resolution is not None
-        announcements = dict(self._resolution.points) if self._resolution else {s: 0 for s in sides}
-        facts = DealFacts(contract, card_points, belote, announcements, capot, tricks)
-        score = score_deal(rules, facts, check=False)
         forgotten = {s: 0 for s in sides}
-        for seat in range(self._n):
-            forgotten[self._side[seat]] += self._forgot[seat]
-        self.result = DealResult(False, contract, card_points, tricks, belote, announcements, score, facts, forgotten)
+        for seat in range(rules.players):
+            belote[rules.side_of(seat)] += cards.belotes[seat] * rules.belote_points
+            forgotten[rules.side_of(seat)] += cards.forgot[seat]
+        resolution = cards.resolution
+        announcements = dict(resolution.points) if resolution else {s: 0 for s in sides}
+        facts = DealFacts(cards.contract, card_points, belote, announcements, capot, tricks)
+        self.result = DealResult(False, facts, score_deal(rules, facts, check=False), forgotten)
         self.phase = Phase.DONE
 
     # ------------------------------------------------------------ conveniences
     def copy(self) -> Deal:
         """An independent copy (replays the actions on the same cards)."""
-        twin = Deal(self.rules, self.dealt, self.dealer, self.pattern)
+        if self._origin is not None:
+            twin = Deal.from_state(self.rules, self.dealer, self._origin)
+        else:
+            twin = Deal(self.rules, self.dealt, self.dealer, self.pattern)
         for seat, action in self.actions:
             twin.apply(action, seat)
         return twin
@@ -729,22 +457,18 @@ class Deal:
         """Each side's won cards in play order, for the traditional (unshuffled) next deal."""
         piles: list[list[int]] = [[] for _ in self.rules.sides]
         index = {s: i for i, s in enumerate(self.rules.sides)}
-        for t in self._tricks if self.phase is not Phase.AUCTION else []:
-            piles[index[self._side[t.winner]]].extend(t.cards)
+        for t in self.tricks:
+            piles[index[self.rules.side_of(t.winner)]].extend(t.cards)
         return piles
 
     def gathered_deck(self) -> list[int]:
         """The deck as the players pick it up after this deal, without shuffling (the online game's coinche)."""
         if self.result is not None and self.result.passed_out:
-            held = [c for seat in range(self._n) for c in cards_of(self._hands[seat])]
-            rest = ([self.dealt.retourne] if self.dealt.retourne is not None else []) + list(self._stock)
+            held = [c for seat in range(self.rules.players) for c in cards_of(self.dealt.hands[seat])]
+            rest = ([self.dealt.retourne] if self.dealt.retourne is not None else []) + list(self.dealt.stock)
             return gather([held], rest)
-        return gather(self.played_piles(), list(self._stock))
-
-    def seat_name(self, seat: int) -> str:
-        from atout.notation import seat_letter
-
-        return seat_letter(self.rules, seat)
+        stock = self._cards.rest if self._cards else self.dealt.stock
+        return gather(self.played_piles(), list(stock))
 
 
 def _out_of_turn(seat: int, turn: int) -> IllegalAction:
@@ -763,16 +487,4 @@ def _hand_mask(hand: int | str | Iterable[int]) -> int:
     return mask_of(hand)
 
 
-_DECLARE_CACHE: dict[tuple[Announcement, ...], list[Action]] = {}
-
-
-def _declare_options(best: tuple[Announcement, ...]) -> list[Action]:
-    """Declare all of one's announcements, any part of them, or none."""
-    options = _DECLARE_CACHE.get(best)
-    if options is None:
-        options = [Declare(tuple(sub)) for size in range(len(best), -1, -1) for sub in combinations(best, size)]
-        _DECLARE_CACHE[best] = options
-    return list(options)
-
-
-__all__ = ["Deal", "DealResult", "Phase", "PlayMode", "Trick"]
+__all__ = ["Deal", "DealResult", "Phase", "PlayMode", "PlayState", "Trick"]

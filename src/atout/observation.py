@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from atout.actions import Action, Play, plays_of
 from atout.announcements import Announcement
 from atout.auction import Contract, new_auction
+from atout.cardplay import declare_options
 from atout.cards import Card, deck_mask
 from atout.play import legal_mask, trick_winner_index
 from atout.rules import Ruleset
@@ -92,7 +93,7 @@ class Observation:
         winner = None
         strain = deal.contract.strain if deal.contract else 0
         if playing:
-            for other, announced in enumerate(deal._declared):
+            for other, announced in enumerate(deal.declarations):
                 if other == seat:
                     declared = announced
                 elif announced:
@@ -102,15 +103,12 @@ class Observation:
             if deal.resolution is not None:
                 shown = {s: a for s, a in deal.resolution.shown.items() if a}
                 winner = deal.resolution.winner
-            if deal._decl_open and declared is None:
-                to_declare = deal._best[seat]
+            to_declare = deal.to_declare(seat)
             belote_said = [(s, a.card) for s, a in deal.actions if isinstance(a, Play) and a.belote]
-            belote_ok = deal._belote_ok[seat]
+            belote_ok = deal.belote_cards(seat)
         calls = tuple((s, a) for s, a in deal.actions[: len(deal.auction.calls)])
         retourne = deal.retourne
-        bergere = None
-        if rules.players == 2 and playing and deal._stock:
-            bergere = Card(deal._stock[-1])
+        bergere = deal.bergere
         hand = deal.hand_mask(seat)
         initial = deal.initial_hands[seat]
         return cls(
@@ -174,9 +172,7 @@ class Observation:
         if self.phase.value != "play" or self.contract is None:
             return []
         if self.to_declare:
-            from atout.deal import _declare_options
-
-            return _declare_options(self.to_declare)
+            return declare_options(self.to_declare)
         mode = play_mode(self.contract.strain, self.rules.ta_values)
         if self.trick:
             led = self.trick[0][1]

@@ -40,13 +40,19 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from atout.actions import Bid, Take, parse_action
 from atout.announcements import Announcement
 from atout.auction import Contract
+from atout.cardplay import PlayState
 from atout.cards import Card, cards_of, format_hand, parse_hand
 from atout.errors import AtoutError, NotationError
 from atout.notation import parse_seat, seat_letter
 from atout.rules import OPTION_NAMES, PRESETS, Ruleset
+
+if TYPE_CHECKING:
+    from atout.deal import Deal
 
 _STRAINS = ("S", "H", "D", "C", "SA", "TA")
 
@@ -114,13 +120,9 @@ def _numbers(text: str, count: int, what: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def position_of(deal: object) -> str:
+def position_of(deal: Deal) -> str:
     """The position string of a deal (see the module's doc)."""
-    from atout.deal import Deal
-
-    assert isinstance(deal, Deal)
     rules = deal.rules
-    n = rules.players
     head = [rules_spec(rules), seat_letter(rules, deal.dealer), deal.phase.value]
     if deal.contract is None:  # the auction, or a deal nobody bid
         hands = "/".join(format_hand(h) for h in deal.dealt.hands)
@@ -128,39 +130,35 @@ def position_of(deal: object) -> str:
         stock = _card_list(deal.dealt.stock) if deal.dealt.retourne is not None else "-"
         calls = ",".join(a.notation() for _, a in deal.actions) or "-"
         return " ".join([*head, hands, retourne, stock, calls])
-    assert deal.contract is not None
-    hands = "/".join(format_hand(deal.hand_mask(s)) if deal.hand_mask(s) else "-" for s in range(n))
-    trick = deal.current_trick
-    leader = deal._leader
-    trick_text = f"{seat_letter(rules, leader)}:" + (",".join(c.code for _, c in trick) or "-")
-    sides = rules.sides
-    points = ",".join(str(deal._points[s]) for s in sides)
-    won = ",".join(str(deal._won[s]) for s in sides)
+    state = deal.state
+    hands = "/".join(format_hand(h) if h else "-" for h in state.hands)
+    trick_text = f"{seat_letter(rules, state.leader)}:" + (",".join(Card(c).code for c in state.trick) or "-")
+    points = ",".join(str(p) for p in state.points)
+    won = ",".join(str(w) for w in state.won)
     belote_cards = (
         ",".join(
-            f"{seat_letter(rules, s)}=" + "+".join(c.code for c in cards_of(deal._belote_ok[s]))
-            for s in range(n)
-            if deal._belote_ok[s]
+            f"{seat_letter(rules, s)}=" + "+".join(c.code for c in cards_of(mask))
+            for s, mask in enumerate(state.belote_ok)
+            if mask
         )
         or "-"
     )
-    belote = f"{belote_cards};" + ",".join(str(deal._belotes[s]) for s in range(n))
-    if not deal._best:
-        announcements = "-"
-    elif deal._decl_open:
+    belote = f"{belote_cards};" + ",".join(str(b) for b in state.belotes)
+    if state.declared is not None:
         announcements = "/".join(
-            "?" if d is None else ("+".join(a.notation() for a in d) or "-") for d in deal._declared
+            "?" if d is None else ("+".join(a.notation() for a in d) or "-") for d in state.declared
         )
+    elif state.announcement_points is not None:
+        announcements = "=" + ",".join(str(state.announcement_points.get(s, 0)) for s in rules.sides)
     else:
-        resolution = deal._resolution
-        announcements = "=" + ",".join(str(resolution.points.get(s, 0) if resolution else 0) for s in sides)
-    rest = _card_list(deal._stock) if rules.players == 2 and deal._stock else "-"
+        announcements = "-"
+    rest = _card_list(state.rest) if rules.players == 2 and state.rest else "-"
     return " ".join(
-        [*head, hands, _contract_text(deal.contract, rules), trick_text, points, won, belote, announcements, rest]
+        [*head, hands, _contract_text(state.contract, rules), trick_text, points, won, belote, announcements, rest]
     )
 
 
-def deal_from_position(text: str) -> object:
+def deal_from_position(text: str) -> Deal:
     """Build a deal from a position string; raises :class:`NotationError` with what is wrong."""
     from atout.deal import Deal
 
@@ -200,9 +198,20 @@ def deal_from_position(text: str) -> object:
     belote_ok, belotes = _parse_belote(fields[8], rules)
     declared, resolved = _parse_announcements(fields[9], rules)
     rest = tuple(_cards(fields[10]))
-    return Deal.from_snapshot(
-        rules, dealer, contract, hands, leader, trick, points, won, belote_ok, belotes, declared, resolved, rest
+    state = PlayState(
+        contract,
+        tuple(hands),
+        leader,
+        tuple(trick),
+        tuple(points),
+        tuple(won),
+        tuple(belote_ok),
+        tuple(belotes),
+        None if declared is None else tuple(declared),
+        resolved,
+        rest,
     )
+    return Deal.from_state(rules, dealer, state)
 
 
 def _parse_belote(text: str, rules: Ruleset) -> tuple[list[int], list[int]]:

@@ -60,7 +60,7 @@ class Record:
     @classmethod
     def from_deal(cls, deal: Deal, **tags: str) -> Record:
         """The record of a deal (finished or not); ``tags`` e.g. ``Event="Club"``, ``South="Alice"``."""
-        if deal.from_snapshot_:
+        if not deal.has_history:
             raise RecordError("a deal set up from a mid-play position has no full history to record")
         all_tags = {"Event": "?", "Site": "?", "Date": date.today().strftime("%Y.%m.%d")}
         for seat in range(deal.rules.players):

@@ -39,6 +39,7 @@ from atout.auction import Contract
 from atout.bots.heuristic import HeuristicAgent, bid_ceiling, contract_estimate, strain_value
 from atout.bots.knowledge import STOCK, Knowledge
 from atout.bots.specs import BotSpec
+from atout.cardplay import PlayState
 from atout.cards import deck_mask
 from atout.deal import Deal
 from atout.observation import Observation
@@ -343,39 +344,26 @@ def _snapshot(obs: Observation, placed: dict[int, int]) -> Deal:
         side = rules.side_of(t.winner)
         points[side] += t.points
         won[side] += 1
-    return Deal.from_snapshot(
-        rules,
-        obs.dealer,
+    state = PlayState(
         obs.contract,
-        hands,
+        tuple(hands),
         leader,
-        [c for _, c in obs.trick],
-        [points[s] for s in rules.sides],
-        [won[s] for s in rules.sides],
-        [0] * n,
-        [0] * n,
-        None,
-        None,
-        _bits(placed.get(STOCK, 0)),
+        tuple(c for _, c in obs.trick),
+        tuple(points[s] for s in rules.sides),
+        tuple(won[s] for s in rules.sides),
+        (0,) * n,
+        (0,) * n,
+        rest=tuple(_bits(placed.get(STOCK, 0))),
     )
+    return Deal.from_state(rules, obs.dealer, state)
 
 
 def _completed_deal(obs: Observation, hands: list[int], strain: int) -> Deal:
     """A completion of the hidden hands at the start of the play, the seat declaring ``strain``."""
     rules = obs.rules
-    return Deal.from_snapshot(
-        rules,
-        obs.dealer,
-        Contract(80 if rules.auction == "bids" else 0, strain, obs.seat),
-        hands,
-        (obs.dealer + 1) % rules.players,
-        [],
-        [0] * len(rules.sides),
-        [0] * len(rules.sides),
-        [0] * rules.players,
-        [0] * rules.players,
-        None,
-        None,
+    contract = Contract(80 if rules.auction == "bids" else 0, strain, obs.seat)
+    return Deal.from_state(
+        rules, obs.dealer, PlayState.opening(rules, contract, hands, (obs.dealer + 1) % rules.players)
     )
 
 

@@ -51,7 +51,7 @@ class CardAnalysis:
 
 def analyse_actions(deal: Deal, solver: Solver | None = None) -> Iterator[CardAnalysis]:
     """Replay ``deal``'s actions and analyse each card played, in order."""
-    if deal.from_snapshot_:
+    if not deal.has_history:
         raise AtoutError("a deal set up from a position has no history to analyse")
     solver = solver or Solver(deal.rules)
     replay = Deal(deal.rules, deal.dealt, deal.dealer, deal.pattern)
