@@ -443,6 +443,15 @@ class Deal:
         self.phase = Phase.DONE
 
     # ------------------------------------------------------------ conveniences
+    def __repr__(self) -> str:
+        """The deal's position string (cards, contract, trick, scores), as :meth:`from_position` reads it.
+
+        >>> Deal.from_hands(Ruleset.preset("coinche"), ["AKQJT987...", ".AKQJT987..", "..AKQJT987.",
+        ...                 "...AKQJT987"], dealer=3)
+        <Deal coinche E auction AKQJT987.../.AKQJT987../..AKQJT987./...AKQJT987 - - ->
+        """
+        return f"<Deal {self.position()}>"
+
     def copy(self) -> Deal:
         """An independent copy (replays the actions on the same cards)."""
         if self._origin is not None:

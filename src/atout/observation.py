@@ -25,7 +25,8 @@ from atout.actions import Action, Play, plays_of
 from atout.announcements import Announcement
 from atout.auction import Contract, new_auction
 from atout.cardplay import declare_options
-from atout.cards import Card, deck_mask
+from atout.cards import Card, deck_mask, format_hand
+from atout.notation import seat_letter
 from atout.play import legal_mask, trick_winner_index
 from atout.rules import Ruleset
 from atout.tables import play_mode
@@ -42,7 +43,7 @@ class PublicDeclaration:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Observation:
     """Everything ``seat`` may know at one moment of a deal."""
 
@@ -134,6 +135,31 @@ class Observation:
             winner,
             deal.result,
         )
+
+    def __repr__(self) -> str:
+        """The seat's view in cards, not masks.
+
+        >>> from atout import Deal, Ruleset
+        >>> deal = Deal.from_hands(Ruleset.preset("coinche"), ["AKQJT987...", ".AKQJT987..", "..AKQJT987.",
+        ...                        "...AKQJT987"], dealer=3)
+        >>> deal.apply("90H")
+        >>> deal.observation(1)
+        <Observation coinche seat W, auction, turn W, hand .AKQJT987.., calls N:90H>
+        """
+        rules = self.rules
+        parts = [f"{rules.name} seat {seat_letter(rules, self.seat)}", self.phase.value]
+        if self.turn is not None:
+            parts.append(f"turn {seat_letter(rules, self.turn)}")
+        parts.append(f"hand {format_hand(self.hand)}")
+        if self.calls:
+            parts.append("calls " + " ".join(f"{seat_letter(rules, s)}:{a.notation()}" for s, a in self.calls))
+        if self.contract is not None:
+            parts.append(f"contract {self.contract.label('en')} by {seat_letter(rules, self.contract.taker)}")
+        if self.tricks:
+            parts.append(f"{len(self.tricks)} tricks played")
+        if self.trick:
+            parts.append("trick " + " ".join(f"{seat_letter(rules, s)}:{c.code}" for s, c in self.trick))
+        return f"<Observation {', '.join(parts)}>"
 
     # ---------------------------------------------------------------- queries
     @property
