@@ -3,7 +3,11 @@ trick winners and points, on at least 10,000 random positions per preset and pla
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -148,3 +152,28 @@ def test_rollouts_deal_every_point(preset: str) -> None:
         3,
     )
     assert (again == out).all()  # and reproducible from the seed
+
+
+def test_the_disk_cache_never_runs_with_stale_tables(tmp_path: Path) -> None:
+    """numba keys a cached function on its own file only; the guard flushes the cache when the tables a
+    kernel bakes in change, so a second process compiles afresh instead of answering with the old table."""
+    (tmp_path / "baked.py").write_text(
+        "import os, sys\n"
+        "import numpy as np\n"
+        "from numba import njit\n"
+        "from atout.fast.cache import guard\n"
+        "TABLE = np.array([int(os.environ['VALUE'])], np.int64)\n"
+        "@njit(cache=True)\n"
+        "def value():\n"
+        "    return TABLE[0]\n"
+        "guard(sys.modules[__name__], (TABLE,))\n"
+        "print(value())\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    seen = []
+    for value in ("11", "11", "22"):
+        run = subprocess.run([sys.executable, "-c", "import baked"], env={**env, "VALUE": value}, capture_output=True)
+        assert run.returncode == 0, run.stderr.decode()
+        seen.append(run.stdout.decode().strip())
+    assert seen == ["11", "11", "22"]
+    assert list((tmp_path / "cache").rglob("*.nbi")) and list((tmp_path / "cache").rglob("*.stamp"))

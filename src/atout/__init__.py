@@ -6,6 +6,8 @@
 ('auction', True)
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from atout.actions import (
     COINCHE,
     PASS,
@@ -30,7 +32,10 @@ from atout.observation import Observation
 from atout.rules import PRESETS, Ruleset
 from atout.scoring import DealFacts, DealScore, score_deal
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("atout")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "COINCHE",

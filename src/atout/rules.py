@@ -42,7 +42,7 @@ def _opt(
     return field(default=default, metadata=meta)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Ruleset:
     """Every option of a belote variant. Defaults are the FFB coinche values."""
 
@@ -253,6 +253,19 @@ class Ruleset:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, **self.options()}
+
+    def __repr__(self) -> str:
+        """The preset and the options that differ from it, as code that builds the same ruleset.
+
+        >>> Ruleset.preset("contree", sans_atout=False)
+        Ruleset.preset('contree', sans_atout=False)
+        """
+        if self.name in PRESETS:
+            base = Ruleset.preset(self.name)
+            changed = [f"{k}={v!r}" for k, v in self.options().items() if getattr(base, k) != v]
+            return f"Ruleset.preset({', '.join([repr(self.name), *changed])})"
+        changed = [f"{k}={v!r}" for k, v in self.options().items() if getattr(Ruleset, k) != v]
+        return f"Ruleset({', '.join([f'name={self.name!r}', *changed])})"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:

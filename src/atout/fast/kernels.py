@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from atout.fast.cache import guard
 from atout.rules import Ruleset
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
 
@@ -254,3 +257,6 @@ def warm_up() -> None:
     legal_mask(0xFF, 0, 0, False, 0, True, False)
     trick_winner(np.zeros(4, np.int64), 4, 0)
     card_points(0xFF, 0)
+
+
+guard(sys.modules[__name__], (POINTS, STRENGTH, ABOVE, TRUMP_MASK, _SUIT))

@@ -20,11 +20,14 @@ loops over scalars, which the compiler keeps in registers.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, STRENGTH, beats, legal_mask, lowest, popcount
 
 #: Slots of the context array ``ctx`` shared by every call of one search.
@@ -1465,3 +1468,6 @@ def solve_moves(
         hands[seat] = hand
         if ctx[ABORTED]:
             return
+
+
+guard(sys.modules[__name__], (POINTS, STRENGTH, _SUITS, _NEXT_UP, _BY_STRENGTH, _ZERO_RUNS))

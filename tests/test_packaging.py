@@ -1,0 +1,36 @@
+"""The packaging says what the project claims: every package ships, CI runs the README's test command."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_package_of_the_source_tree_ships_in_the_wheel() -> None:
+    packages = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(ROOT / "src").parts)
+        for init in (ROOT / "src" / "atout").rglob("__init__.py")
+        if "migrations" not in init.parts
+    }
+    assert found <= packages, f"not shipped: {sorted(found - packages)}"
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    command = re.search(r'pip install -c constraints.txt -e "\.\[test\]" && (python -m pytest[^\n`]*)', readme)
+    assert command is not None, "the README's second command"
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert command.group(1).strip() in ci
+
+
+def test_every_dependency_has_a_lower_and_an_upper_bound() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = list(project["dependencies"])
+    for items in project["optional-dependencies"].values():
+        requirements += [r for r in items if not r.startswith("atout[")]
+    for requirement in requirements:
+        assert ">=" in requirement and "<" in requirement.replace("<=", ""), requirement
