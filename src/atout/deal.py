@@ -463,7 +463,14 @@ class Deal:
         if trick:
             partner = self._n == 4 and len(trick) >= 2 and self._win_pos == len(trick) - 2
             legal = legal_mask(
-                self._hands[seat], trick[0], self._win_card, partner, self._mode, self._over_partner, self._undertrump
+                self._hands[seat],
+                trick[0],
+                self._win_card,
+                partner,
+                self._mode,
+                self._over_partner,
+                self._undertrump,
+                self.rules.undertrump_partner,
             )
         else:
             legal = (self._hands[seat], "any")

@@ -172,6 +172,7 @@ def _exclusions(obs: Observation, unseen: int) -> dict[int, int]:
                     mode,
                     rules.overtrump_partner,
                     rules.must_undertrump,
+                    rules.undertrump_partner,
                 )
                 if not mask >> card & 1:
                     rule_out |= low
