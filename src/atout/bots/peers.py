@@ -28,7 +28,7 @@ import random
 import tomllib
 from typing import TYPE_CHECKING, Any
 
-from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Play, Surcoinche
+from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Play
 from atout.bots.knowledge import Knowledge
 from atout.cards import Card
 from atout.errors import AtoutError
@@ -85,7 +85,8 @@ MATCH_OPTIONS = frozenset(
 _RANK_TO_COLVER = (0, 1, 2, 6, 3, 4, 5, 7)
 _RANK_FROM_COLVER = tuple(_RANK_TO_COLVER.index(i) for i in range(8))
 #: colver's calls: 0 pass, 1..36 the bids 80..160 (four suits each), 37..40 capot, 41 and 42 the coinches.
-_PASS, _FIRST_BID, _FIRST_CAPOT, _COINCHE, _SURCOINCHE = 0, 1, 37, 41, 42
+_FIRST_BID, _FIRST_CAPOT = 1, 37
+_CALL_NUMBERS: dict[Action, int] = {PASS: 0, COINCHE: 41, SURCOINCHE: 42}
 _BID_VALUES = range(80, 161, 10)
 
 
@@ -114,12 +115,8 @@ def to_colver_action(action: Action) -> int:
     """colver's action number of an atout call or card (``contree-colver``'s calls only)."""
     if isinstance(action, Play):
         return to_colver_card(action.card)
-    if isinstance(action, Pass):
-        return _PASS
-    if isinstance(action, Coinche):
-        return _COINCHE
-    if isinstance(action, Surcoinche):
-        return _SURCOINCHE
+    if action in _CALL_NUMBERS:
+        return _CALL_NUMBERS[action]
     if isinstance(action, Bid) and action.strain < 4:
         if action.capot and not action.value:
             return _FIRST_CAPOT + action.strain
@@ -133,17 +130,14 @@ def from_colver_action(number: int, phase: str) -> Action:
     a card comes without belote (:func:`legal_answer` adds it)."""
     if phase == "play":
         return Play(from_colver_card(number))
-    if number == _PASS:
-        return PASS
-    if number == _COINCHE:
-        return COINCHE
-    if number == _SURCOINCHE:
-        return SURCOINCHE
     if _FIRST_BID <= number < _FIRST_CAPOT:
         value, strain = divmod(number - _FIRST_BID, 4)
         return Bid(_BID_VALUES[value], strain)
-    if _FIRST_CAPOT <= number < _COINCHE:
+    if _FIRST_CAPOT <= number < _FIRST_CAPOT + 4:
         return Bid(0, number - _FIRST_CAPOT, True)
+    for call, known in _CALL_NUMBERS.items():
+        if known == number:
+            return call
     raise AtoutError(f"colver action {number} is not a call")
 
 
