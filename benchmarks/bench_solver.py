@@ -84,7 +84,8 @@ def rollout_rate(deals: list[Deal], per_deal: int) -> float:
     for i, deal in enumerate(deals):
         assert deal.contract is not None and deal.turn is not None
         hands = np.array([deal.hand_mask(s) for s in range(4)], np.int64)
-        rollouts(hands, 4, deal.turn, mode_of(deal.contract.strain, deal.rules), True, True, False, per_deal, i)
+        mode = mode_of(deal.contract.strain, deal.rules)
+        rollouts(hands, 4, deal.turn, mode, True, True, False, False, per_deal, i)
         total += per_deal
     return total / (time.perf_counter() - start)
 

@@ -29,6 +29,7 @@ def minimax(
     partners: bool,
     over_partner: bool,
     undertrump: bool,
+    under_partner: bool,
     mode: int,
     capot_bonus: int,
 ) -> int:
@@ -40,9 +41,8 @@ def minimax(
     if count == 0:
         legal = hand
     else:
-        legal = legal_mask(
-            hand, trick[0], trick[win], partners and count >= 2 and win == count - 2, mode, over_partner, undertrump
-        )
+        partner_winning = partners and count >= 2 and win == count - 2
+        legal = legal_mask(hand, trick[0], trick[win], partner_winning, mode, over_partner, undertrump, under_partner)
     maximizing = seat_side[seat] == me
     best = -1 if maximizing else 1 << 30
     moves = legal
@@ -81,6 +81,7 @@ def minimax(
                 partners,
                 over_partner,
                 undertrump,
+                under_partner,
                 mode,
                 capot_bonus,
             )
@@ -100,6 +101,7 @@ def minimax(
                 partners,
                 over_partner,
                 undertrump,
+                under_partner,
                 mode,
                 capot_bonus,
             )
@@ -131,6 +133,7 @@ def reference_value(rules: Ruleset, pos: Position, card: int) -> int:
         n == 4,
         rules.overtrump_partner,
         rules.must_undertrump,
+        rules.undertrump_partner,
         pos.mode,
         pos.capot_bonus,
     )
@@ -170,6 +173,7 @@ def reference_trick_start_value(rules: Ruleset, pos: Position, side: int) -> int
             n == 4,
             rules.overtrump_partner,
             rules.must_undertrump,
+            rules.undertrump_partner,
             pos.mode,
             pos.capot_bonus,
         )

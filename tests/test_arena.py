@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from atout import AtoutError, Deal, Ruleset
-from atout.arena import elo, mean_ci, read_results, run_pair, run_tournament, t_quantile, win_rate_ci
+from atout.actions import Declare, Play, parse_action
+from atout.arena import elo, mean_ci, read_results, report, run_pair, run_tournament, t_quantile, win_rate_ci
 from atout.arena.duplicate import Board, orientations, play_board
+from atout.arena.run import _boards_of_run
 from atout.arena.stats import MatchPlayed
 from atout.bots import load_spec
 from atout.bots.specs import MAX_NODES
@@ -260,3 +262,62 @@ def test_resume_rejects_a_corrupt_board(tmp_path: Path) -> None:
 def test_arena_resume_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "club", "random", "--deals", "2", "--quiet", "--resume"]) == 2
     assert "--resume needs --out" in capsys.readouterr().err
+
+
+def test_a_play_only_match_bids_alike_in_every_orientation() -> None:
+    """With a common bidder every seat's calls are the bidder's, seeded by the seat: the club bidder then
+    makes the same auction in both orientations, and only the cards differ."""
+    rules = Ruleset.preset("coinche")
+    out = io.StringIO()
+    result = run_pair(rules, CLUB, RANDOM, 4, seed=5, workers=1, out=out, bidder=CLUB)
+    for board in result.boards:
+        calls = ([a for a in p.actions if not isinstance(parse_action(a), (Play, Declare))] for p in board.plays)
+        assert next(calls) == next(calls)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert records[0]["bidder"]["name"] == "club" and "player" not in records[0]
+    again = run_pair(rules, CLUB, RANDOM, 4, seed=5, workers=1, previous=records, bidder=CLUB)
+    assert [b.diff for b in again.boards] == [b.diff for b in result.boards]
+    assert _boards_of_run(records, rules, CLUB, RANDOM, 5) == {}  # without the common bidder: another run
+
+
+def test_a_bidding_only_match_plays_every_card_alike() -> None:
+    """With a common card player, a random bidder's deals are played by the club player at every seat."""
+    rules = Ruleset.preset("coinche")
+    result = run_pair(rules, RANDOM, CLUB, 3, seed=2, workers=1, player=CLUB)
+    assert all(play.facts is None or play.outcome for board in result.boards for play in board.plays)
+
+
+def test_each_deal_logs_its_contract_outcome_and_takers() -> None:
+    """The results file says, per play, the contract reached, whose side took it and how it ended."""
+    out = io.StringIO()
+    run_pair(Ruleset.preset("contree-colver"), CLUB, RANDOM, 6, seed=1, workers=1, out=out)
+    plays = [p for line in out.getvalue().splitlines()[1:-1] for p in json.loads(line)["plays"]]
+    for play in plays:
+        if play["facts"] is None:
+            assert play["outcome"] == "passed" and play["takers"] is None and play["contract"] is None
+        else:
+            assert play["outcome"] in ("made", "chute") and play["takers"] in ("a", "b")
+            taker = play["facts"]["contract"]["taker"]
+            assert (taker in play["a_seats"]) == (play["takers"] == "a")
+    assert any(play["facts"] for play in plays)
+
+
+def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The report counts each bot's contracts and coinches; its shares, taking plus defending, add up to
+    the points per deal, and a resumed run's boards count once."""
+    rules = Ruleset.preset("coinche")
+    path = tmp_path / "r.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        result = run_pair(rules, CLUB, RANDOM, 8, seed=4, workers=1, out=out)
+    with path.open("a", encoding="utf-8") as out:  # a resumed run writes its header again
+        run_pair(rules, CLUB, RANDOM, 8, seed=4, workers=1, out=out, previous=read_results(path))
+    (run,) = report(read_results(path))
+    assert run.boards == 8 and run.deals == 16 and run.diff.mean == pytest.approx(result.diff.mean)
+    assert run.a.taken + run.b.taken + run.passed == run.deals
+    assert run.a.made + run.a.fell + run.a.litige == run.a.taken
+    estimates = run.a.estimates()
+    assert estimates["taking_share"].mean + estimates["defending_share"].mean == pytest.approx(result.diff.mean)
+    assert run.a.coinches_won + run.a.coinches_lost == run.b.coinched_won + run.b.coinched_lost
+    assert main(["arena", "--report", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text

@@ -11,6 +11,7 @@ from atout.actions import Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
 from atout.bots.knowledge import Knowledge
 from atout.bots.search import SearchAgent
+from atout.cards import Card
 from atout.rules import PRESETS
 from conformance import first_card
 
@@ -63,8 +64,10 @@ def test_expert_plays_every_preset(preset: str) -> None:
 
 
 def test_knowledge_never_rules_out_the_real_cards() -> None:
-    """Whatever a seat deduces (voids, trump ceilings, known cards, counts) holds for the real deal."""
-    for preset in ("coinche", "classique", "trois", "deux"):
+    """Whatever a seat deduces (voids, trump ceilings, known cards, counts) holds for the real deal;
+    between bots that always say belote, so does the belote card not held by who played the other
+    without saying it."""
+    for preset in ("coinche", "classique", "trois", "deux", "contree-colver"):
         rules = Ruleset.preset(preset)
         agents = [build_agent("club", seed=s) for s in range(rules.players)]
         rng = random.Random(3)
@@ -73,7 +76,7 @@ def test_knowledge_never_rules_out_the_real_cards() -> None:
             while deal.turn is not None:
                 seat = deal.turn
                 obs = deal.observation(seat)
-                know = Knowledge.of(obs)
+                know = Knowledge.of(obs, always_say_belote=True)
                 for other in range(rules.players):
                     if other == seat:
                         continue
@@ -272,3 +275,21 @@ def test_club_bidder_counts_its_announcements_above_160() -> None:
         deal = Deal.from_hands(Ruleset.preset("coinche", **options), CARRE_HANDS, dealer=3)
         deal.apply("160S")
         assert build_agent("club", seed=0).act(deal.observation(1)).notation() == expected
+
+
+def test_a_belote_card_played_unsaid_places_the_other_elsewhere() -> None:
+    """With ``always_say_belote`` (players who always say it, as atout's bots and colver's engine do), the
+    king or queen of trump played without « belote » shows that its player lacks the other (FFB coinche
+    §7: the belote is said with the first of the two played); said, it shows that he holds it."""
+    rules = Ruleset.preset("contree-colver")
+    hands = ["KQ.A7.A7.A7", "AJ.KQ.KQ.KQ", "T9.JT.JT.JT", "87.98.98.98"]
+    for belote, excluded in ((False, True), (True, False)):
+        deal = Deal.from_hands(rules, hands, dealer=3)
+        for call in ("80S", "P", "P", "P"):
+            deal.apply(call)
+        deal.apply(Play(Card.parse("KS"), belote))
+        east = deal.observation(1)
+        queen = 1 << Card.parse("QS")
+        assert not Knowledge.of(east).excluded.get(0, 0) & queen
+        assert bool(Knowledge.of(east, always_say_belote=True).excluded.get(0, 0) & queen) is excluded
+        assert bool(Knowledge.of(east).known.get(0, 0) & queen) is belote

@@ -36,6 +36,9 @@ CASES = [
     ("deux", {}, 0),
     ("trois", {}, 2),
     ("trois", {"must_undertrump": False}, 1),
+    ("coinche", {"undertrump_partner": True}, 3),
+    ("coinche", {"undertrump_partner": True, "must_undertrump": True}, 1),
+    ("contree-colver", {}, 2),
 ]
 
 
@@ -92,9 +95,10 @@ def test_kernels_agree_with_the_rules_core(preset: str, options: dict[str, objec
                     mode,
                     rules.overtrump_partner,
                     rules.must_undertrump,
+                    rules.undertrump_partner,
                 )
             else:
-                kernel = legal_mask(deal.hand_mask(seat), -1, 0, False, mode, True, False)
+                kernel = legal_mask(deal.hand_mask(seat), -1, 0, False, mode, True, False, False)
             assert kernel == core_mask, deal.position()
             positions += 1
             before = len(deal.tricks)
@@ -112,7 +116,7 @@ def test_kernels_agree_with_the_rules_core(preset: str, options: dict[str, objec
     assert tricks_checked > POSITIONS // rules.players // 2
 
 
-@pytest.mark.parametrize("preset", ["coinche", "trois", "deux"])
+@pytest.mark.parametrize("preset", ["coinche", "trois", "deux", "contree-colver"])
 def test_rollouts_deal_every_point(preset: str) -> None:
     rules = Ruleset.preset(preset)
     deal = None
@@ -134,6 +138,7 @@ def test_rollouts_deal_every_point(preset: str) -> None:
         rules.players == 4,
         rules.overtrump_partner,
         rules.must_undertrump,
+        rules.undertrump_partner,
         500,
         3,
     )
@@ -148,6 +153,7 @@ def test_rollouts_deal_every_point(preset: str) -> None:
         rules.players == 4,
         rules.overtrump_partner,
         rules.must_undertrump,
+        rules.undertrump_partner,
         500,
         3,
     )

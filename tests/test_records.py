@@ -242,3 +242,22 @@ def test_a_record_of_a_preset_since_corrected_is_read_under_its_own_rules() -> N
     assert f'[Fingerprint "{then.fingerprint}"]' in old
     rules = Record.from_text(old).rules
     assert rules.litige == "next_winner" and rules.fingerprint == then.fingerprint
+
+
+def test_records_carry_the_options_added_since_and_the_contree_colver_preset() -> None:
+    """A record of contree-colver names its preset; a ruleset with the options added since fingerprints were
+    published (undertrump_partner, defence_keeps_belote, capot_bonus) writes them and reads them back, text
+    and JSON, with a fingerprint that checks; a record written before they existed still reads (its
+    fingerprint is unchanged)."""
+    deal = played("contree-colver")
+    text = Record.from_deal(deal).to_text()
+    assert '[Ruleset "contree-colver"]' in text and "[Options" not in text
+    assert Record.from_text(text).rules == deal.rules
+    rules = Ruleset.preset("contree", overtrump_partner=True, undertrump_partner=True, capot_bonus="takers")
+    house = Deal.new(rules, dealer=1, seed=3)
+    text = Record.from_deal(house).to_text()
+    assert "undertrump_partner=true" in text and "capot_bonus=takers" in text
+    assert Record.from_text(text).rules == rules
+    assert Record.from_json(Record.from_deal(house).to_json()).rules == rules
+    before = Record.from_deal(played("contree")).to_text()
+    assert '[Fingerprint "19eb78e1"]' in before and Record.from_text(before).rules == Ruleset.preset("contree")

@@ -27,6 +27,8 @@ MODES = [
     ("coinche", {"tout_atout": True}, 5),
     ("coinche", {"tout_atout": True, "ta_values": "funbelote", "overtrump_partner": False}, 5),
     ("coinche", {"must_undertrump": True, "overtrump_partner": False, "capot_points": 250}, 0),
+    ("coinche", {"undertrump_partner": True, "must_undertrump": True}, 3),
+    ("contree-colver", {}, 1),
     ("classique", {}, 2),
     ("trois", {}, 3),
     ("deux", {}, 1),
@@ -83,7 +85,7 @@ def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str,
     assert checked >= 600
 
 
-FOUR_PLAYER_MODES = [m for m in MODES if m[0] in ("coinche", "classique")]
+FOUR_PLAYER_MODES = [m for m in MODES if Ruleset.preset(m[0]).players == 4]
 
 
 @pytest.mark.parametrize(
@@ -261,7 +263,7 @@ def test_with_three_players_the_other_defender_ruffing_ends_the_cashing() -> Non
     seat_side = np.array([0, 1, 1], np.int64)
     quick = core._leader_sure(hands.copy(), 1, 3, seat_side, 0, 10**6, np.zeros(4, np.int64))
     exact = minimax(
-        hands.copy(), 1, np.zeros(4, np.int64), 0, 0, 4, False, False, 1, seat_side, 3, False, True, True, 0, 250
+        hands.copy(), 1, np.zeros(4, np.int64), 0, 0, 4, False, False, 1, seat_side, 3, False, True, True, False, 0, 250
     )
     assert quick <= exact == 10
 

@@ -98,6 +98,7 @@ class CardPlay:
         "_over_partner",
         "_published",
         "_side",
+        "_under_partner",
         "_undertrump",
         "_win_card",
         "_win_pos",
@@ -133,6 +134,7 @@ class CardPlay:
         self._side = [rules.side_of(s) for s in range(n)]
         self._over_partner = rules.overtrump_partner
         self._undertrump = rules.must_undertrump
+        self._under_partner = rules.undertrump_partner
         self._legal: tuple[int, str] | None = None
         # The hands as the play started: those of this state with the trick's cards back.
         self.initial = list(state.hands)
@@ -296,7 +298,14 @@ class CardPlay:
         if trick:
             partner = self.players == 4 and len(trick) >= 2 and self._win_pos == len(trick) - 2
             legal = legal_mask(
-                self.hands[seat], trick[0], self._win_card, partner, self.mode, self._over_partner, self._undertrump
+                self.hands[seat],
+                trick[0],
+                self._win_card,
+                partner,
+                self.mode,
+                self._over_partner,
+                self._undertrump,
+                self._under_partner,
             )
         else:
             legal = (self.hands[seat], "any")

@@ -212,6 +212,7 @@ class Observation:
                 mode,
                 self.rules.overtrump_partner,
                 self.rules.must_undertrump,
+                self.rules.undertrump_partner,
             )
         else:
             mask = self.hand

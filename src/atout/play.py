@@ -10,7 +10,8 @@ Normal contracts (a trump suit), FFB §5.2:
   ``overtrump_partner`` is off);
 * void in the suit led with your partner holding the trick: play anything; but if
   he holds it with a trump and you choose to trump while holding other cards, go
-  above his trump (FFB: underruffing him is only allowed holding nothing but trumps);
+  above his trump (FFB: underruffing him is only allowed holding nothing but trumps),
+  unless ``undertrump_partner`` lets you trump below him;
 * void otherwise: trump, above any trump on the table; holding only lower trumps
   than an opponent's, you may discard (« ne pas pisser ») unless ``must_undertrump``.
 
@@ -22,7 +23,7 @@ beat the card holding the trick if you can, else anything.
 >>> hearts = play_mode(1)
 >>> hand = parse_hand("A7.9.K.8")                   # A♠ 7♠ 9♥ K♦ 8♣
 >>> led = Card.parse("KS")                           # an opponent led K♠ and holds the trick
->>> mask, rule = legal_mask(hand, led, led, False, hearts, True, False)
+>>> mask, rule = legal_mask(hand, led, led, False, hearts, True, False, False)
 >>> [str(c) for c in cards_of(mask)], rule
 (['7♠', 'A♠'], 'follow')
 """
@@ -55,11 +56,13 @@ def legal_mask(
     mode: PlayMode,
     overtrump_partner: bool,
     must_undertrump: bool,
+    undertrump_partner: bool,
 ) -> tuple[int, str]:
     """The legal cards of ``hand`` and the rule that constrains them.
 
     ``led`` is the first card of the trick (-1 when leading), ``winner`` the card
-    currently holding it and ``partner_winning`` whether the player's partner holds it.
+    currently holding it and ``partner_winning`` whether the player's partner holds it;
+    the three flags are the ruleset's options of those names.
     """
     if led < 0:
         return hand, ANY
@@ -85,7 +88,7 @@ def legal_mask(
         return hand, ANY
     winner_is_trump = trump_mask >> winner & 1
     if partner_winning:
-        if not overtrump_partner or not winner_is_trump or hand == trumps:
+        if not overtrump_partner or undertrump_partner or not winner_is_trump or hand == trumps:
             return hand, ANY
         higher = trumps & mode.above[winner]
         return (hand & ~trump_mask) | (higher or trumps), PARTNER_RUFF

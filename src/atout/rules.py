@@ -14,10 +14,10 @@ arena results and saved games carry.
 True
 >>> Ruleset.from_toml(house.to_toml()) == house
 True
->>> Ruleset.preset("belote")
+>>> Ruleset.preset("belote")   # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-atout.errors.RulesError: unknown preset 'belote' (known: coinche, contree, classique, bazar, deux, trois)
+atout.errors.RulesError: unknown preset 'belote' (known: coinche, contree, contree-colver, classique, ...)
 """
 
 from __future__ import annotations
@@ -36,9 +36,17 @@ from atout.tables import SANS_ATOUT, TOUT_ATOUT
 
 
 def _opt(
-    default: Any, doc: str, choices: tuple[Any, ...] | None = None, low: int | None = None, high: int | None = None
+    default: Any,
+    doc: str,
+    choices: tuple[Any, ...] | None = None,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    added: bool = False,
 ) -> Any:
-    meta = {"doc": doc, "choices": choices, "low": low, "high": high}
+    """An option's field; ``added`` marks an option added after fingerprints were first published
+    (records and results files carry them): it enters the fingerprint only away from its default."""
+    meta = {"doc": doc, "choices": choices, "low": low, "high": high, "added": added}
     return field(default=default, metadata=meta)
 
 
@@ -105,6 +113,14 @@ class Ruleset:
         "When an opponent has overtrumped and you only hold lower trumps, you "
         "must still play one (pisser). FFB §5.2: you need not.",
     )
+    undertrump_partner: bool = _opt(
+        False,
+        "Void in the suit led while your partner holds the trick with a trump, you may trump below him "
+        "even holding other cards (« On peut également jouer atout si bon nous semble », FFB §5.2 read "
+        "literally; a common house rule). Off: discard or overtrump him (§5.2's last point). Only "
+        "with overtrump_partner, whose absence frees this case already.",
+        added=True,
+    )
     ta_values: str = _opt(
         "ffb",
         "Card values at tout atout: 'ffb' (J 13, 9 9, A 6, 10 5, K 3, Q 2) or 'funbelote' (J 14 ... Q 1).",
@@ -122,6 +138,13 @@ class Ruleset:
         False,
         "A belote whose « rebelote » was forgotten still counts, once per side "
         "and match (FFB, Règles de la coinche, older wording).",
+    )
+    defence_keeps_belote: bool = _opt(
+        False,
+        "With a prenable belote, the defence keeps its own belote when the contract is made and not "
+        "coinched (each side scores its own points); a fall or a coinche still gives every belote to "
+        "the side that wins the deal. Off: the winner of the deal takes every belote.",
+        added=True,
     )
     announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
     announcement_values: str = _opt(
@@ -166,6 +189,16 @@ class Ruleset:
         high=1000,
     )
     capot_contract: int = _opt(250, "Value of a bid capot as a contract (FFB §10.1.1).", low=0, high=2000)
+    capot_bonus: str = _opt(
+        "uncoinched",
+        "What a side that wins every trick scores in the contrée methods ('faits_annonces', 'faits'): "
+        "'uncoinched': its capot's card points, by either side, unless the contract is coinched "
+        "(Contrée: « Le capot non demandé vaut 250 points + le contrat »); 'takers': only the takers' "
+        "capot counts, coinched or not (its card points then replace chute_points), and the "
+        "defence's capot is scored as a plain fall.",
+        choices=("uncoinched", "takers"),
+        added=True,
+    )
     capot_prime: int = _opt(
         0,
         "If not 0, a bid capot scores this flat prime to the side that wins it, made or "
@@ -243,12 +276,21 @@ class Ruleset:
 
     @cached_property
     def fingerprint(self) -> str:
-        """Eight hex digits identifying the options (not the name).
+        """Eight hex digits identifying the options (not the name). An option added since
+        fingerprints were first published counts only away from its default, so every ruleset
+        that could be written before keeps its fingerprint.
 
         >>> Ruleset.preset("coinche").fingerprint == Ruleset.preset("coinche").fingerprint
         True
+        >>> Ruleset.preset("contree").fingerprint     # the same since the preset's last correction
+        '19eb78e1'
         """
-        canonical = json.dumps(self.options(), sort_keys=True, separators=(",", ":"))
+        options = {
+            name: value
+            for name, value in self.options().items()
+            if not (_FIELDS[name].metadata["added"] and value == _FIELDS[name].default)
+        }
+        canonical = json.dumps(options, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:8]
 
     def to_dict(self) -> dict[str, Any]:
@@ -488,6 +530,14 @@ def _validate(rules: Ruleset) -> None:
         raise RulesError("a match needs a target or a number of deals (target and deals are both 0)")
     if (rules.sans_atout or rules.tout_atout) and rules.auction == "retourne":
         raise RulesError("sans atout / tout atout need the bidding auction (the retourne fixes a suit)")
+    if rules.undertrump_partner and not rules.overtrump_partner:
+        raise RulesError("undertrump_partner needs overtrump_partner: without it a partner's trump frees you already")
+    if rules.defence_keeps_belote and rules.belote_imprenable:
+        raise RulesError("defence_keeps_belote needs a prenable belote (belote_imprenable = false)")
+    if rules.capot_bonus != "uncoinched" and rules.scoring not in ("faits_annonces", "faits"):
+        raise RulesError(
+            f"capot_bonus {rules.capot_bonus!r} applies to the contrée scorings only ('faits_annonces', 'faits')"
+        )
 
 
 #: The presets: the options each differs from the FFB coinche defaults in, with their source.
@@ -509,6 +559,27 @@ PRESETS: dict[str, dict[str, Any]] = {
         "multiplier_scope": "contract",
         "capot_points": 250,
         "capot_prime": 500,
+        "litige": "off",
+        "tie": "made",
+    },
+    # colver, the open contrée engine (its documented rules: « points faits + points demandés », the coinche
+    # (x2) and surcoinche (x3) multiplying the contract only, nothing rounded, a fall marking 162 + the
+    # contract), with the rest found by playing it: no SA/TA, above a partner's trump on a trump lead but
+    # free to trump below him when void, a capot bid worth 250 as a contract, only the takers' capot
+    # counting (252 card points), the defence keeping its belote on a contract made and not coinched.
+    "contree-colver": {
+        "max_bid": 160,
+        "undertrump_partner": True,
+        "announcements": False,
+        "belote_imprenable": False,
+        "defence_keeps_belote": True,
+        "must_beat_defence": False,
+        "scoring": "faits_annonces",
+        "chute_points": 162,
+        "surcoinche_multiplier": 3,
+        "multiplier_scope": "contract",
+        "capot_bonus": "takers",
+        "rounding": "none",
         "litige": "off",
         "tie": "made",
     },

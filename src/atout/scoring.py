@@ -540,11 +540,24 @@ class _Scorer:
         self.add(side, self.ann[side], "Annonces", "announcements")
 
     def _belotes_to(self, winner: int) -> None:
-        """Belote: imprenable stays with its holder, prenable goes to the deal's winner."""
+        """Belote: imprenable stays with its holder, prenable goes to the deal's winner (but the
+        defence's stays with it on a contract made and not coinched, with ``defence_keeps_belote``)."""
+        keep = self.rules.belote_imprenable or (winner == self.takers and not self._defence_belote_taken())
         for s in self.sides:
             if self.belote[s]:
-                to = s if self.rules.belote_imprenable else winner
-                self.add(to, self.belote[s], "Belote", "belote")
+                self.add(s if keep else winner, self.belote[s], "Belote", "belote")
+
+    def _defence_belote_taken(self) -> bool:
+        """Does a made contract take the defence's belote (prenable, and not kept by the defence)?"""
+        rules = self.rules
+        return not rules.belote_imprenable and not (rules.defence_keeps_belote and self.contract.level == 0)
+
+    def _coinched_base(self, made: bool) -> int:
+        """What a coinched contract gives its winner before the contract: ``chute_points``, or with
+        ``capot_bonus = "takers"`` the capot's card points when the takers made it."""
+        if made and self.rules.capot_bonus == "takers" and self.facts.capot == self.takers:
+            return self.rules.capot_points
+        return self.rules.chute_points
 
     def _scoped(self, side: int, base: int, fr: str, en: str) -> None:
         """Add ``base`` plus the contract, the coinche multiplier applied by ``multiplier_scope``."""
@@ -560,15 +573,15 @@ class _Scorer:
         d = self.defence[0]
         prenable = not rules.belote_imprenable
         if made and self.contract.level == 0:
+            taken = self._defence_belote_taken()
             self._side_points(t)
             self.add(t, self.amount, "Contrat", "contract")
             if self.facts.capot == t:
                 self.add(t, self.ann[d], "Annonces adverses (capot)", "opponents' announcements (capot)")
-                self.add(d, self.belote[d] * (not prenable), "Belote", "belote")
-                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+                self.add(d, self.belote[d] * (not taken), "Belote", "belote")
             else:
-                self._side_points(d, belote=not prenable)
-                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+                self._side_points(d, belote=not taken)
+            self.add(t, self.belote[d] * taken, "Belote adverse", "opponents' belote")
         elif made:
             base = rules.capot_contract if self.facts.capot == t else rules.chute_points
             base += self.ann[t] + self.belote[t] + self.ann[d] + self.belote[d] * prenable
@@ -594,8 +607,9 @@ class _Scorer:
         return True
 
     def _defence_capot(self) -> bool:
-        """The defence took every trick of a contract that was not coinched: a capot not bid."""
-        return self.facts.capot == self.defence[0] and not self.contract.level
+        """The defence took every trick of a contract that was not coinched: a capot not bid, which
+        scores as a capot unless ``capot_bonus`` counts the takers' only."""
+        return self.facts.capot == self.defence[0] and not self.contract.level and self.rules.capot_bonus != "takers"
 
     def _faits_annonces(self, made: bool) -> None:
         t, d, w = self.takers, self.defence[0], self._winner(made)
@@ -604,7 +618,7 @@ class _Scorer:
         if self.contract.level:
             self._scoped(
                 w,
-                self.rules.chute_points,
+                self._coinched_base(made),
                 "Contrat contré" if made else "Chute contrée",
                 "doubled contract made" if made else "doubled contract failed",
             )
@@ -623,7 +637,9 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_prime):
             return
         if self.contract.level:
-            self.add(w, self.rules.chute_points * self.mult, "Contre" + _times(self.mult), "double" + _times(self.mult))
+            self.add(
+                w, self._coinched_base(made) * self.mult, "Contre" + _times(self.mult), "double" + _times(self.mult)
+            )
         elif made:
             self.add(t, self.card[t], "Points des plis", "card points")
             self.add(d, self.card[d], "Points des plis", "card points")
@@ -650,10 +666,11 @@ class _Scorer:
         t, rules = self.takers, self.rules
         prenable = not rules.belote_imprenable
         if made:
+            lose = self._defence_belote_taken()
             self.add(t, self.totals[t] * self.mult, "Points" + _times(self.mult), "points" + _times(self.mult))
             for d in self.defence:
-                self._side_points(d, belote=not prenable)
-                self.add(t, self.belote[d] * prenable, "Belote adverse", "opponents' belote")
+                self._side_points(d, belote=not lose)
+                self.add(t, self.belote[d] * lose, "Belote adverse", "opponents' belote")
             return
         self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
         lost = self.card[t] + self.ann[t] + self.belote[t] * prenable

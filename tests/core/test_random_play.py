@@ -30,6 +30,7 @@ VARIATIONS: dict[str, list[dict[str, object]]] = {
         {"min_bid": 82, "max_bid": 250, "capot_bid": False},
         {"traditional_deal": True, "packets": "any", "cut_min": 5},
         {"must_beat_defence": False, "litige": "next_winner"},
+        {"undertrump_partner": True, "belote_imprenable": False, "defence_keeps_belote": True},
     ],
     "contree": [
         {},
@@ -37,6 +38,11 @@ VARIATIONS: dict[str, list[dict[str, object]]] = {
         {"scoring": "annonces"},
         {"capot_prime": 0, "announcements": True, "belote_imprenable": True},
         {"sans_atout": False, "tout_atout": False, "must_undertrump": True},
+    ],
+    "contree-colver": [
+        {},
+        {"sans_atout": True, "tout_atout": True, "must_undertrump": True},
+        {"scoring": "faits", "capot_prime": 500, "defence_keeps_belote": False},
     ],
     "classique": [
         {},

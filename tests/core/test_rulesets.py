@@ -11,7 +11,7 @@ from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS
 
 
 def test_presets_exist_and_validate() -> None:
-    assert set(PRESETS) == {"coinche", "contree", "classique", "bazar", "deux", "trois"}
+    assert set(PRESETS) == {"coinche", "contree", "contree-colver", "classique", "bazar", "deux", "trois"}
     for name in PRESETS:
         rules = Ruleset.preset(name)
         assert rules.name == name
@@ -57,6 +57,10 @@ def test_from_dict_starts_from_the_named_preset() -> None:
         ({"rounding": "dizaines"}, "dizaines"),
         ({"target": 0, "deals": 0}, "target or a number of deals"),
         ({"hand_size": 9}, "do not fit"),
+        ({"undertrump_partner": True, "overtrump_partner": False}, "undertrump_partner needs overtrump_partner"),
+        ({"defence_keeps_belote": True}, "defence_keeps_belote needs a prenable belote"),
+        ({"capot_bonus": "takers"}, "contrée scorings only"),
+        ({"capot_bonus": "everyone"}, "capot_bonus = 'everyone' is not allowed"),
     ],
 )
 def test_bad_options_are_rejected_naming_the_option(options: dict[str, object], message: str) -> None:
@@ -110,3 +114,43 @@ def test_former_presets_give_the_fingerprints_of_the_presets_before_their_correc
     before["trois"] = "2eedbe82"
     for name, fingerprint in before.items():
         assert [Ruleset.preset(name, **former).fingerprint for former in FORMER_PRESETS[name]] == [fingerprint]
+
+
+def test_options_added_since_keep_every_earlier_fingerprint() -> None:
+    """The presets' fingerprints as records and results files written before undertrump_partner,
+    defence_keeps_belote and capot_bonus existed carry them: an added option at its default
+    leaves the fingerprint alone, and counts once changed."""
+    before = {
+        "coinche": "3872eea2",
+        "contree": "19eb78e1",
+        "classique": "80e122cd",
+        "bazar": "d98e16d6",
+        "deux": "9dfe9f56",
+        "trois": "c0b2bd4c",
+    }
+    assert {name: Ruleset.preset(name).fingerprint for name in before} == before
+    contree = Ruleset.preset("contree")
+    for option, value in (("undertrump_partner", True), ("defence_keeps_belote", True), ("capot_bonus", "takers")):
+        changed = contree.replace(overtrump_partner=True, **{option: value})
+        assert changed.fingerprint != contree.replace(overtrump_partner=True).fingerprint
+        assert Ruleset.from_json(changed.to_json()) == changed
+
+
+def test_contree_colver_is_contree_with_colver_s_options() -> None:
+    """The preset differs from contrée exactly where colver's engine does (docs/rules.md)."""
+    contree, colver = Ruleset.preset("contree"), Ruleset.preset("contree-colver")
+    changed = {name: getattr(colver, name) for name in OPTION_NAMES if getattr(colver, name) != getattr(contree, name)}
+    assert changed == {
+        "overtrump_partner": True,
+        "undertrump_partner": True,
+        "sans_atout": False,
+        "tout_atout": False,
+        "defence_keeps_belote": True,
+        "chute_points": 162,
+        "surcoinche_multiplier": 3,
+        "capot_bonus": "takers",
+        "capot_points": 252,
+        "capot_prime": 0,
+        "rounding": "none",
+    }
+    assert colver.strains() == (0, 1, 2, 3) and colver.highest_bid == 160

@@ -40,6 +40,7 @@ def legal_cards(
     players: int = 4,
     overtrump_partner: bool = True,
     must_undertrump: bool = False,
+    undertrump_partner: bool = False,
     ta_values: str = "ffb",
 ) -> tuple[set[str], str]:
     """The legal cards of ``hand`` after the cards of ``trick`` (in play order) and the rule code.
@@ -49,15 +50,16 @@ def legal_cards(
     """
     mode = play_mode(strain, ta_values)
     cards = [Card.parse(c) for c in trick]
+    flags = (overtrump_partner, must_undertrump, undertrump_partner)
     if not cards:
-        mask, rule = legal_mask(parse_hand(hand), -1, -1, False, mode, overtrump_partner, must_undertrump)
+        mask, rule = legal_mask(parse_hand(hand), -1, -1, False, mode, *flags)
         return codes(mask), rule
     win = 0
     for i in range(1, len(cards)):
         if mode.beats(cards[i], cards[win]):
             win = i
     partner = players == 4 and len(cards) >= 2 and win == len(cards) - 2
-    mask, rule = legal_mask(parse_hand(hand), cards[0], cards[win], partner, mode, overtrump_partner, must_undertrump)
+    mask, rule = legal_mask(parse_hand(hand), cards[0], cards[win], partner, mode, *flags)
     return codes(mask), rule
 
 

@@ -156,6 +156,33 @@ def test_partner_ruffed_may_discard_or_overtrump_but_not_undertrump():
     assert rule == "partner_ruff"
 
 
+def test_option_undertrump_partner_lets_one_trump_below_a_partners_ruff():
+    """Option undertrump_partner: partner master by a ruff, one may also trump below him while holding other
+    cards, reading FFB coinche §5.2 literally (« on peut alors jouer n'importe quelle carte [...] On peut
+    également jouer atout si bon nous semble »); the colver engine plays so (its documented rules, and the
+    differential test tests/test_peers.py). A trump led still asks to go above the partner's."""
+    legal, rule = legal_cards("JH 7H KD 8C", ["AS", "9H", "7S"], undertrump_partner=True)
+    assert legal == {"JH", "7H", "KD", "8C"}  # without the option: J♥, K♦, 8♣
+    assert rule == "any"
+    legal, _ = legal_cards("JH KH AS KD 8C QC 9D 8D", ["7H", "AH", "8H"], undertrump_partner=True)
+    assert legal == {"JH"}
+    colver = Ruleset.preset("contree-colver")
+    assert colver.overtrump_partner and colver.undertrump_partner
+
+
+def test_played_deal_honours_undertrump_partner():
+    """The deal referees with the option (FFB coinche §5.2 read literally): seat 0 leads A♠, seat 1 ruffs with
+    A♥, seat 2 follows; seat 3, void in spades with 9♥ above his partner's ruff, two lower trumps and other
+    cards, may play a lower trump only with undertrump_partner."""
+    hands = ["AKQT.J.AK.A", ".A7.QJT.KQT", "J987.KQ.9.J", ".T98.87.987"]
+    discards = {"8D", "7D", "9C", "8C", "7C"}
+    for option, legal in ((False, discards | {"9H"}), (True, discards | {"9H", "TH", "8H"})):
+        rules = Ruleset.preset("coinche", announcements=False, undertrump_partner=option)
+        deal = deal_from_hands(hands, rules=rules)
+        play(deal, "AS", "AH", "7S")
+        assert codes(a.card for a in deal.legal_actions()) == legal
+
+
 # --------------------------------------------------------------------------- §11 sans atout / tout atout
 
 

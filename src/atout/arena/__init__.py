@@ -9,6 +9,7 @@
 """
 
 from atout.arena.duplicate import Board, play_board
+from atout.arena.report import RunReport, format_report, report
 from atout.arena.run import PairResult, read_results, run_pair, run_tournament
 from atout.arena.stats import Estimate, elo, mean_ci, t_quantile, win_rate_ci
 
@@ -16,10 +17,13 @@ __all__ = [
     "Board",
     "Estimate",
     "PairResult",
+    "RunReport",
     "elo",
+    "format_report",
     "mean_ci",
     "play_board",
     "read_results",
+    "report",
     "run_pair",
     "run_tournament",
     "t_quantile",

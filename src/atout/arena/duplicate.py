@@ -8,7 +8,12 @@ and divided by their number: the score difference per deal.
 With the specs' own bots (:func:`atout.bots.build_agent`, the default), a board is a pure
 function of the rules, the two specs and its seed: the bots are built without a clock (their
 search budgets are counted in solver nodes), so it replays action for action on any machine,
-whatever its load.
+whatever its load. (Another engine's bot may keep a clock of its own: colver's ``time_ms``.)
+
+A play-only match gives every seat the same ``bidder`` (its auction calls; each seat's bidder is
+seeded by its seat alone, so a deterministic bidder makes the same auction in every orientation)
+and leaves the cards to A and B: only card play then differs. A bidding-only match gives every
+seat the same card ``player`` instead.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atout.bots import Agent, build_agent
-from atout.bots.specs import BotSpec
+from atout.bots.specs import BotSpec, ComposedAgent
 from atout.deal import Deal
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
@@ -28,7 +33,8 @@ from atout.scoring import DealFacts
 @dataclass
 class Orientation:
     """One play of a board: the seats bot A held, the marks by side, the facts, the seconds
-    each decision took for bot ``"a"`` and bot ``"b"``, and every action in its notation."""
+    each decision took for bot ``"a"`` and bot ``"b"``, every action in its notation, and the
+    outcome (``made``, ``chute``, ``litige``, or ``passed`` when nobody bid)."""
 
     a_seats: tuple[int, ...]
     marks: dict[int, int]
@@ -37,6 +43,14 @@ class Orientation:
     facts: DealFacts | None
     seconds: dict[str, list[float]] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
+    outcome: str = ""
+
+    @property
+    def takers(self) -> str | None:
+        """Whose side took the contract: ``"a"``, ``"b"``, or None when nobody bid."""
+        if self.facts is None:
+            return None
+        return "a" if self.facts.contract.taker in self.a_seats else "b"
 
 
 @dataclass
@@ -68,6 +82,9 @@ class Board:
                     "facts": p.facts.to_dict() if p.facts else None,
                     "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()},
                     "actions": " ".join(p.actions),
+                    "outcome": p.outcome,
+                    "takers": p.takers,
+                    "contract": p.facts.contract.label("en") if p.facts else None,
                 }
                 for p in self.plays
             ],
@@ -85,6 +102,7 @@ class Board:
                 DealFacts.from_dict(p["facts"]) if p["facts"] else None,
                 {name: list(xs) for name, xs in p["seconds"].items()},
                 p.get("actions", "").split(),
+                p.get("outcome", ""),
             )
             for p in data["plays"]
         ]
@@ -103,16 +121,28 @@ AgentMaker = Callable[[BotSpec, int], Agent]
 
 
 def play_board(
-    rules: Ruleset, spec_a: BotSpec, spec_b: BotSpec, index: int, seed: int, make_agent: AgentMaker = build_agent
+    rules: Ruleset,
+    spec_a: BotSpec,
+    spec_b: BotSpec,
+    index: int,
+    seed: int,
+    make_agent: AgentMaker = build_agent,
+    bidder: BotSpec | None = None,
+    player: BotSpec | None = None,
 ) -> Board:
-    """Play board ``index`` (cards from ``seed``) in every orientation; bots are seeded from the board."""
+    """Play board ``index`` (cards from ``seed``) in every orientation; bots are seeded from the board.
+    ``bidder`` (``player``) makes every seat's calls (cards) instead of A's and B's."""
     dealer = index % rules.players
     plays = []
     for number, a_seats in enumerate(orientations(rules.players)):
-        agents = [
-            make_agent(spec_a if seat in a_seats else spec_b, seed * 16 + number * 4 + seat)
-            for seat in range(rules.players)
-        ]
+        agents = []
+        for seat in range(rules.players):
+            agent = make_agent(spec_a if seat in a_seats else spec_b, seed * 16 + number * 4 + seat)
+            if bidder is not None or player is not None:
+                calls = agent if bidder is None else make_agent(bidder, seed * 16 + 8 + seat)
+                cards = agent if player is None else make_agent(player, seed * 16 + 12 + seat)
+                agent = ComposedAgent(agent.name, calls, cards, 0.0, seed)
+            agents.append(agent)
         deal = Deal.new(rules, dealer=dealer, seed=seed)
         seconds: dict[str, list[float]] = {"a": [], "b": []}
         actions = []
@@ -129,5 +159,7 @@ def play_board(
         b_sides = [s for s in rules.sides if s not in a_sides]
         a_marks = sum(marks.get(s, 0) for s in a_sides) / len(a_sides)
         b_marks = sum(marks.get(s, 0) for s in b_sides) / len(b_sides)
-        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds, actions))
+        score = deal.result.score
+        outcome = score.outcome if score is not None else "passed"
+        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds, actions, outcome))
     return Board(index, seed, dealer, plays)

@@ -77,12 +77,12 @@ def _timing(values: list[float]) -> dict[str, float]:
     }
 
 
-Job = tuple[Ruleset, BotSpec, BotSpec, int, int, AgentMaker]
+Job = tuple[Ruleset, BotSpec, BotSpec, int, int, AgentMaker, BotSpec | None, BotSpec | None]
 
 
 def _play(job: Job) -> Board:
-    rules, a, b, index, seed, make_agent = job
-    return play_board(rules, a, b, index, seed, make_agent)
+    rules, a, b, index, seed, make_agent, bidder, player = job
+    return play_board(rules, a, b, index, seed, make_agent, bidder, player)
 
 
 def _boards(jobs: list[Job], workers: int, backend: str) -> Iterator[Board]:
@@ -127,6 +127,8 @@ def run_pair(
     progress: Callable[[int], None] | None = None,
     previous: Sequence[dict[str, Any]] = (),
     make_agent: AgentMaker = build_agent,
+    bidder: BotSpec | None = None,
+    player: BotSpec | None = None,
 ) -> PairResult:
     """Play ``deals`` duplicate boards of A against B and summarise them.
 
@@ -134,14 +136,16 @@ def run_pair(
     the boards of the same run found there (same rules, specs and seed) are kept, not replayed.
     ``make_agent`` builds each seat's agent from its spec and seed (a policy adapter may
     stand in for a spec: see :mod:`atout.envs.policy`); with worker processes it must pickle.
+    ``bidder`` makes a play-only match (every seat calls with it), ``player`` a bidding-only one.
     """
     if deals < 1:
         raise AtoutError("the arena needs at least one deal")
     if backend not in ("process", "ray"):
         raise AtoutError(f"unknown backend {backend!r} (process or ray)")
     workers = (os.cpu_count() or 1) if workers is None else workers
-    done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed).items() if i < deals}
-    jobs = [(rules, a, b, i, board_seed(seed, i), make_agent) for i in range(deals) if i not in done]
+    common = _common_roles(bidder, player)
+    done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed, common).items() if i < deals}
+    jobs = [(rules, a, b, i, board_seed(seed, i), make_agent, bidder, player) for i in range(deals) if i not in done]
     if out is not None:
         _write(
             out,
@@ -155,6 +159,7 @@ def run_pair(
                 "deals": deals,
                 "a": a.to_dict(),
                 "b": b.to_dict(),
+                **common,
                 "backend": backend,
                 "workers": workers,
                 "resumed_boards": len(done),
@@ -191,11 +196,23 @@ def run_pair(
     return result
 
 
+def _common_roles(bidder: BotSpec | None, player: BotSpec | None) -> dict[str, Any]:
+    """The header's record of a play-only (``bidder``) or bidding-only (``player``) match."""
+    roles = {"bidder": bidder, "player": player}
+    return {role: spec.to_dict() for role, spec in roles.items() if spec is not None}
+
+
 def _boards_of_run(
-    records: Sequence[dict[str, Any]], rules: Ruleset, a: BotSpec, b: BotSpec, seed: int
+    records: Sequence[dict[str, Any]],
+    rules: Ruleset,
+    a: BotSpec,
+    b: BotSpec,
+    seed: int,
+    common: dict[str, Any] | None = None,
 ) -> dict[int, Board]:
     """The boards that ``records`` hold for this run, by index."""
     run = {"fingerprint": rules.fingerprint, "seed": seed, "a": a.to_dict(), "b": b.to_dict()}
+    run |= {role: (common or {}).get(role) for role in ("bidder", "player")}
     boards: dict[int, Board] = {}
     same = False
     for record in records:
@@ -227,15 +244,20 @@ def run_tournament(
     out: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
     previous: Sequence[dict[str, Any]] = (),
+    bidder: BotSpec | None = None,
+    player: BotSpec | None = None,
 ) -> tuple[list[PairResult], dict[str, float]]:
-    """Every pair of bots plays ``deals`` boards; Elo ratings from the boards won (a tie counts half)."""
+    """Every pair of bots plays ``deals`` boards; Elo ratings from the boards won (a tie counts half).
+    ``bidder`` and ``player`` as in :func:`run_pair`."""
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
         raise AtoutError("each bot of a tournament needs its own name")
     results = []
     pairwise: dict[tuple[str, str], tuple[float, int]] = {}
     for offset, (a, b) in enumerate(combinations(specs, 2)):
-        pair = run_pair(rules, a, b, deals, seed + offset, workers, backend, out, progress, previous)
+        pair = run_pair(
+            rules, a, b, deals, seed + offset, workers, backend, out, progress, previous, bidder=bidder, player=player
+        )
         results.append(pair)
         won = sum(1.0 if board.diff > 0 else 0.5 if board.diff == 0 else 0.0 for board in pair.boards)
         pairwise[(a.name, b.name)] = (won, len(pair.boards))

@@ -25,7 +25,7 @@ from atout.announcements import best_announcements
 from atout.cards import deck_mask
 from atout.observation import Observation
 from atout.play import legal_mask, trick_winner_index
-from atout.tables import play_mode
+from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
 
 #: The pseudo-seat holding the undealt cards (two players' stock).
 STOCK = -1
@@ -51,7 +51,10 @@ class Knowledge:
     played: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, obs: Observation) -> Knowledge:
+    def of(cls, obs: Observation, *, always_say_belote: bool = False) -> Knowledge:
+        """What ``obs`` tells. ``always_say_belote``: the other players say belote whenever they
+        may (atout's bots do, and the colver engine announces it itself), so a seat that played the
+        king or queen of trump without saying it does not hold the other."""
         rules = obs.rules
         n = rules.players
         played = {s: 0 for s in range(n)}
@@ -97,6 +100,9 @@ class Knowledge:
             counts[STOCK] = rest
         know = cls(obs.seat, unseen, counts, {s: m for s, m in known.items() if m}, {}, {}, played)
         know.excluded = _exclusions(obs, unseen)
+        if always_say_belote:
+            for seat, mask in _unsaid_belotes(obs, played, unseen).items():
+                know.excluded[seat] = know.excluded.get(seat, 0) | mask
         know.declared = {s: tuple((d.kind, d.points) for d in heard) for s, heard in obs.heard.items()}
         return know
 
@@ -172,12 +178,31 @@ def _exclusions(obs: Observation, unseen: int) -> dict[int, int]:
                     mode,
                     rules.overtrump_partner,
                     rules.must_undertrump,
+                    rules.undertrump_partner,
                 )
                 if not mask >> card & 1:
                     rule_out |= low
             if rule_out:
                 excluded[seat] = excluded.get(seat, 0) | rule_out
     return excluded
+
+
+def _unsaid_belotes(obs: Observation, played: dict[int, int], unseen: int) -> dict[int, int]:
+    """For each other seat, the unseen king or queen of trump whose partner card it played without
+    saying belote."""
+    if obs.contract is None or not obs.rules.belote or obs.contract.strain == SANS_ATOUT:
+        return {}
+    suits = range(4) if obs.contract.strain == TOUT_ATOUT else (obs.contract.strain,)
+    said = {(s, c >> 3) for s, c in obs.belote_said}
+    out: dict[int, int] = {}
+    for seat, mask in played.items():
+        if seat == obs.seat:
+            continue
+        for suit in suits:
+            pair = _QUEEN_KING << (8 * suit)
+            if (seat, suit) not in said and mask & pair and (pair & ~mask) & unseen:
+                out[seat] = out.get(seat, 0) | (pair & ~mask)
+    return out
 
 
 def _place(know: Knowledge, holders: list[int], rng: random.Random) -> dict[int, int] | None:

@@ -23,6 +23,11 @@ The levels shipped with atout (``random``, ``debutant``, ``club``, ``heuristic``
 ``expert``) are such files in ``atout/bots/levels``. The arena, the terminal table
 and Python users all build bots with :func:`build_agent`.
 
+Another engine's bot (:mod:`atout.bots.peers`) is a spec with ``engine = "colver"`` and
+``peer_spec``, that engine's own spec (TOML text, or its tables under ``[peer_spec.…]``);
+``colver:NAME`` names one of :data:`atout.bots.peers.COLVER_SPECS` and ``colver:FILE.toml``
+reads a colver spec file.
+
 The search budgets are counted in solver nodes, so that a bot's decisions are the same on
 any machine: a pure function of what it saw, its spec and its seed. The seconds are a
 safety cap that only bots built with ``wall_clock=True`` (the terminal and web tables) obey.
@@ -53,6 +58,11 @@ from atout.observation import Observation
 
 KINDS = ("random", "heuristic", "search")
 LEVELS = ("random", "debutant", "club", "heuristic", "expert")
+#: Engines whose bots atout seats: its own, and colver's (:mod:`atout.bots.peers`).
+ENGINES = ("atout", "colver")
+#: Fields added since results files were first written: :meth:`BotSpec.to_dict` leaves them out
+#: at their default, so a spec's record (and a run resumed from it) stays the same.
+_ADDED_FIELDS = ("engine", "peer_spec")
 #: The largest node budget a decision may have (some minutes of search).
 MAX_NODES = 10_000_000_000
 
@@ -76,9 +86,16 @@ class BotSpec:
     aggression: int = 0
     noise: float = 0.0
     seed: int = 0
+    #: Whose bot it is: atout's (the fields above), or another engine's, described by ``peer_spec``.
+    engine: str = "atout"
+    peer_spec: str = ""
 
     def __post_init__(self) -> None:
         where = f"bot spec {self.name!r}"
+        if self.engine not in ENGINES:
+            raise AtoutError(f"{where}: engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+        if (self.engine == "atout") != (not self.peer_spec):
+            raise AtoutError(f"{where}: peer_spec describes another engine's bot, and only such a bot has one")
         for role in ("bidder", "player", "taker"):
             if getattr(self, role) not in KINDS and (role != "taker" or self.taker is not None):
                 raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
@@ -98,7 +115,11 @@ class BotSpec:
             raise AtoutError(f"{where}: aggression must be between -100 and 100")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        for name in _ADDED_FIELDS:
+            if data[name] == BotSpec.__dataclass_fields__[name].default:
+                del data[name]
+        return data
 
 
 def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
@@ -109,6 +130,8 @@ def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
         data = dict(source)
     else:
         text = str(source)
+        if text.startswith("colver:"):
+            return _colver_spec(text.removeprefix("colver:"))
         if text in LEVELS:
             text = resources.files("atout.bots").joinpath("levels", f"{text}.toml").read_text(encoding="utf-8")
         elif text.endswith(".toml") or Path(text).is_file():
@@ -123,6 +146,10 @@ def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
     data = data.get("bot", data)
     if "name" not in data:
         raise AtoutError("a bot spec needs a name")
+    if "peer_spec" in data:
+        from atout.bots.peers import peer_spec_text
+
+        data["peer_spec"] = peer_spec_text(data["peer_spec"])
     unknown = sorted(set(data) - set(BotSpec.__dataclass_fields__))
     if unknown:
         raise AtoutError(f"bot spec {data['name']!r}: unknown field(s) {', '.join(unknown)}")
@@ -130,6 +157,23 @@ def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
         return BotSpec(**data)
     except TypeError as err:
         raise AtoutError(f"bot spec {data['name']!r}: {err}") from None
+
+
+def _colver_spec(which: str) -> BotSpec:
+    """``colver:NAME`` (a spec atout knows by name) or ``colver:FILE`` (a colver spec file)."""
+    from atout.bots.peers import COLVER_SPECS, peer_spec_text
+
+    if which in COLVER_SPECS:
+        return BotSpec(f"colver:{which}", engine="colver", peer_spec=COLVER_SPECS[which])
+    path = Path(which)
+    if not path.is_file():
+        known = ", ".join(f"colver:{name}" for name in COLVER_SPECS)
+        raise AtoutError(f"unknown colver bot {which!r} (known: {known}, or colver:FILE.toml)")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise AtoutError(f"cannot read colver spec {which}: {err.strerror}") from None
+    return BotSpec(f"colver:{path.stem}", engine="colver", peer_spec=peer_spec_text(text))
 
 
 class ComposedAgent:
@@ -169,6 +213,10 @@ def build_agent(
     """
     spec = load_spec(spec)
     seed = spec.seed if seed is None else seed
+    if spec.engine == "colver":
+        from atout.bots.peers import ColverAgent
+
+        return ColverAgent(spec, seed)
 
     def make(kind: str, salt: int) -> Agent:
         if kind == "random":

@@ -89,13 +89,18 @@ def _analyse(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from atout.arena import read_results, run_pair, run_tournament
+    from atout.arena import format_report, read_results, report, run_pair, run_tournament
     from atout.bots import load_spec
 
+    if args.report:
+        print(format_report(report(read_results(Path(args.report)))), end="")
+        return 0
     rules = Ruleset.preset(args.preset)
     if args.target:
         rules = rules.replace(target=args.target)
     specs = [load_spec(source) for source in args.bots]
+    bidder = load_spec(args.bidder) if args.bidder else None
+    player = load_spec(args.player) if args.player else None
     if len(specs) < 2:
         print("atout arena: give at least two bots", file=sys.stderr)
         return 2
@@ -124,11 +129,13 @@ def _arena(args: argparse.Namespace) -> int:
                         out,
                         step,
                         previous,
+                        bidder=bidder,
+                        player=player,
                     )
                 ]
             else:
                 results, ratings = run_tournament(
-                    rules, specs, args.deals, args.seed, args.workers, args.backend, out, step, previous
+                    rules, specs, args.deals, args.seed, args.workers, args.backend, out, step, previous, bidder, player
                 )
     finally:
         if out is not None:
@@ -136,8 +143,10 @@ def _arena(args: argparse.Namespace) -> int:
     for result in results:
         rate = result.win_rate
         verdict = "significant" if result.diff.significant else "not significant"
+        common = f", every seat bidding with {bidder.name}" if bidder else ""
+        common += f", every seat playing with {player.name}" if player else ""
         print(
-            f"{result.a} vs {result.b} ({rules.name}, {len(result.boards)} duplicate deals): "
+            f"{result.a} vs {result.b} ({rules.name}, {len(result.boards)} duplicate deals{common}): "
             f"{result.diff} points per deal ({verdict}); matches won by {result.a}: "
             f"{result.wins:g}/{result.matches} = {rate.mean:.0%} [{rate.low:.0%}, {rate.high:.0%}]"
         )
@@ -360,7 +369,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.set_defaults(run=_analyse)
 
     arena = sub.add_parser("arena", help="duplicate matches between bots (two or more)")
-    arena.add_argument("bots", nargs="+", help="bot specs: a level (random, debutant, club, expert) or a TOML file")
+    arena.add_argument(
+        "bots",
+        nargs="*",
+        help="bot specs: a level (random, debutant, club, expert), a TOML file, or colver:NAME / colver:FILE",
+    )
     arena.add_argument("--preset", default="coinche", choices=sorted(PRESETS))
     arena.add_argument("--deals", type=int, default=100, help="duplicate deals per pair of bots")
     arena.add_argument("--target", type=int, default=0, help="match target for the win rate (default: preset's)")
@@ -373,6 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep the boards of the same run already in --out and play only the missing ones",
     )
+    arena.add_argument("--bidder", help="play only: every seat bids with this bot, so only the card play differs")
+    arena.add_argument("--player", help="bidding only: every seat plays its cards with this bot")
+    arena.add_argument("--report", metavar="FILE", help="summarise a results file (contracts, falls, coinches)")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run=_arena)
     return parser

@@ -14,7 +14,7 @@ values), 6 tout atout (FunBelote values); :func:`mode_of` maps a strain and a ru
 >>> mode = mode_of(1, Ruleset.preset("coinche"))     # hearts trump
 >>> hand = parse_hand("A7.9.K.8")
 >>> led = int(Card.parse("KS"))
->>> legal_mask(hand, led, led, False, mode, True, False) == parse_hand("A7...")
+>>> legal_mask(hand, led, led, False, mode, True, False, False) == parse_hand("A7...")
 True
 >>> import numpy as np
 >>> trick_winner(np.array([int(Card.parse(c)) for c in ("KS", "7H", "AS", "9S")], np.int64), 4, mode)

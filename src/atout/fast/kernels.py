@@ -78,7 +78,14 @@ def lowest(x: int) -> int:
 
 @njit(cache=True)
 def legal_mask(
-    hand: int, led: int, winner: int, partner_winning: bool, mode: int, over_partner: bool, undertrump: bool
+    hand: int,
+    led: int,
+    winner: int,
+    partner_winning: bool,
+    mode: int,
+    over_partner: bool,
+    undertrump: bool,
+    under_partner: bool,
 ) -> int:
     """The legal cards of ``hand`` (same rules as :func:`atout.play.legal_mask`)."""
     if led < 0:
@@ -104,7 +111,7 @@ def legal_mask(
         return hand
     winner_is_trump = (trump_mask >> winner) & 1
     if partner_winning:
-        if not over_partner or not winner_is_trump or hand == trumps:
+        if not over_partner or under_partner or not winner_is_trump or hand == trumps:
             return hand
         higher = trumps & ABOVE[mode, winner]
         return (hand & ~trump_mask) | (higher if higher else trumps)
@@ -175,6 +182,7 @@ def rollout(
     partners: bool,
     over_partner: bool,
     undertrump: bool,
+    under_partner: bool,
     state: np.ndarray,
     points: np.ndarray,
     tricks: np.ndarray,
@@ -202,7 +210,9 @@ def rollout(
             card = _pick(hands[seat], state)
         else:
             partner_winning = partners and count >= 2 and win == count - 2
-            legal = legal_mask(hands[seat], cards[0], cards[win], partner_winning, mode, over_partner, undertrump)
+            legal = legal_mask(
+                hands[seat], cards[0], cards[win], partner_winning, mode, over_partner, undertrump, under_partner
+            )
             card = _pick(legal, state)
         hands[seat] &= ~(1 << card)
         remaining &= ~(1 << card)
@@ -233,6 +243,7 @@ def rollouts(
     partners: bool,
     over_partner: bool,
     undertrump: bool,
+    under_partner: bool,
     count: int,
     seed: int,
 ) -> np.ndarray:
@@ -246,15 +257,29 @@ def rollouts(
     for r in range(count):
         for s in range(players):
             work[s] = hands[s]
-        rollout(work, players, leader, empty, 0, mode, partners, over_partner, undertrump, state, out[r], tricks)
+        rollout(
+            work,
+            players,
+            leader,
+            empty,
+            0,
+            mode,
+            partners,
+            over_partner,
+            undertrump,
+            under_partner,
+            state,
+            out[r],
+            tricks,
+        )
     return out
 
 
 def warm_up() -> None:
     """Compile (or load from the disk cache) every kernel, e.g. in a background thread at start-up."""
     hands = np.array([0xFF, 0xFF00, 0xFF0000, 0xFF000000], np.int64)
-    rollouts(hands, 4, 0, 0, True, True, False, 1, 1)
-    legal_mask(0xFF, 0, 0, False, 0, True, False)
+    rollouts(hands, 4, 0, 0, True, True, False, False, 1, 1)
+    legal_mask(0xFF, 0, 0, False, 0, True, False, False)
     trick_winner(np.zeros(4, np.int64), 4, 0)
     card_points(0xFF, 0)
 

@@ -149,6 +149,7 @@ class Solver:
         self._ctx[core.PARTNERS] = int(rules.players == 4)
         self._ctx[core.OVER_PARTNER] = int(rules.overtrump_partner)
         self._ctx[core.UNDERTRUMP] = int(rules.must_undertrump)
+        self._ctx[core.UNDER_PARTNER] = int(rules.undertrump_partner)
         self._ctx[core.KILLERS :] = -1  # no killer card yet
         self._identity: tuple[object, ...] | None = None
         self._tricks = np.zeros((rules.hand_size + 1, 4), np.int64)

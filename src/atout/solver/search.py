@@ -35,9 +35,11 @@ PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, 
 #: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
 #: what it returns then means nothing, but the table keeps only finished nodes, so it stays sound.
 NODE_LIMIT, ABORTED = 10, 11
+#: ``ctx[UNDER_PARTNER]``: the ruleset's ``undertrump_partner`` (1 or 0).
+UNDER_PARTNER = 12
 #: From ``ctx[KILLERS]``, two cards for each point of a trick (tricks left, place in the trick, suit
 #: led): the last two that made a cut-off there (killer moves). See :func:`_killer_slot`.
-KILLERS = 12
+KILLERS = 13
 #: The largest hand a ruleset allows (``Ruleset.hand_size``), so the most cards a player may choose from.
 MAX_HAND = 10
 CTX_SIZE = KILLERS + 2 * 16 * (MAX_HAND + 1)
@@ -138,7 +140,16 @@ def _trick_guess(
         seat = _seat(leader + j, players)
         side = seat_side[seat]
         partner_winning = ctx[PARTNERS] == 1 and j >= 2 and w == j - 2
-        legal = legal_mask(hands[seat], led, top, partner_winning, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
+        legal = legal_mask(
+            hands[seat],
+            led,
+            top,
+            partner_winning,
+            mode,
+            ctx[OVER_PARTNER] == 1,
+            ctx[UNDERTRUMP] == 1,
+            ctx[UNDER_PARTNER] == 1,
+        )
         holds = seat_side[_seat(leader + w, players)] == side
         best = -1
         best_score = -(1 << 30)
@@ -162,7 +173,8 @@ def _trick_guess(
 def _last_can_beat(hand: int, led: int, winning: int, mode: int, ctx: np.ndarray) -> bool:
     """Whether the last player of a four-player trick, holding ``hand``, has a legal card that
     beats ``winning``."""
-    m = legal_mask(hand, led, winning, False, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1)
+    over, under, under_partner = ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1, ctx[UNDER_PARTNER] == 1
+    m = legal_mask(hand, led, winning, False, mode, over, under, under_partner)
     while m:
         if beats(lowest(m), winning, mode):
             return True
@@ -578,6 +590,7 @@ def _last_two(
     me = ctx[ME]
     over = ctx[OVER_PARTNER] == 1
     under = ctx[UNDERTRUMP] == 1
+    under_partner = ctx[UNDER_PARTNER] == 1
     s0 = leader
     s1 = _seat(leader + 1, players)
     s2 = _seat(s1 + 1, players)
@@ -602,7 +615,7 @@ def _last_two(
         best1 = -INF if max1 else INF
         a1 = a0
         b1 = b0
-        m1 = legal_mask(h1, c0, c0, False, mode, over, under)
+        m1 = legal_mask(h1, c0, c0, False, mode, over, under, under_partner)
         while m1 and a1 < b1:
             c1 = lowest(m1)
             m1 &= m1 - 1
@@ -619,7 +632,7 @@ def _last_two(
                 best2 = -INF if max2 else INF
                 a2 = a1
                 b2 = b1
-                m2 = legal_mask(h2, c0, top1, players == 4 and w1 == 0, mode, over, under)
+                m2 = legal_mask(h2, c0, top1, players == 4 and w1 == 0, mode, over, under, under_partner)
                 while m2 and a2 < b2:
                     c2 = lowest(m2)
                     m2 &= m2 - 1
@@ -638,7 +651,7 @@ def _last_two(
                         best3 = -INF if max3 else INF
                         a3 = a2
                         b3 = b2
-                        m3 = legal_mask(h3, c0, top2, w2 == 1, mode, over, under)
+                        m3 = legal_mask(h3, c0, top2, w2 == 1, mode, over, under, under_partner)
                         while m3 and a3 < b3:
                             c3 = lowest(m3)
                             m3 &= m3 - 1
@@ -755,6 +768,7 @@ def _three_tricks(
     me = ctx[ME]
     over = ctx[OVER_PARTNER] == 1
     under = ctx[UNDERTRUMP] == 1
+    under_partner = ctx[UNDER_PARTNER] == 1
     s1 = _seat(leader + 1, 4)
     s2 = _seat(leader + 2, 4)
     s3 = _seat(leader + 3, 4)
@@ -780,7 +794,7 @@ def _three_tricks(
         best1 = INF if ours else -INF
         a1 = a0
         b1 = b0
-        legal = legal_mask(h1, c0, c0, False, mode, over, under)
+        legal = legal_mask(h1, c0, c0, False, mode, over, under, under_partner)
         for k in _order3(legal, remaining, mode, c0, False, False, False, -1, -1, -1):
             if k == _NO_CARD or a1 >= b1:
                 break
@@ -793,7 +807,7 @@ def _three_tricks(
             best2 = -INF if ours else INF
             a2 = a1
             b2 = b1
-            legal = legal_mask(h2, c0, top1, w1 == 0, mode, over, under)
+            legal = legal_mask(h2, c0, top1, w1 == 0, mode, over, under, under_partner)
             holds = w1 == 0 and not _last_can_beat(h3, c0, top1, mode, ctx)
             third_killers = _killer_slot(3, 2, c0)
             for k in _order3(
@@ -810,7 +824,7 @@ def _three_tricks(
                 best3 = INF if ours else -INF
                 a3 = a2
                 b3 = b2
-                legal = legal_mask(h3, c0, top2, w2 == 1, mode, over, under)
+                legal = legal_mask(h3, c0, top2, w2 == 1, mode, over, under, under_partner)
                 for k in _order3(legal, remaining, mode, top2, w2 == 1, True, False, -1, -1, -1):
                     if k == _NO_CARD or a3 >= b3:
                         break
@@ -1124,7 +1138,14 @@ def search(
                     w = st_win[d]
                     partner_winning = ctx[PARTNERS] == 1 and cnt >= 2 and w == cnt - 2
                     legal = legal_mask(
-                        hand, trick[0], trick[w], partner_winning, mode, ctx[OVER_PARTNER] == 1, ctx[UNDERTRUMP] == 1
+                        hand,
+                        trick[0],
+                        trick[w],
+                        partner_winning,
+                        mode,
+                        ctx[OVER_PARTNER] == 1,
+                        ctx[UNDERTRUMP] == 1,
+                        ctx[UNDER_PARTNER] == 1,
                     )
                 moves = st_moves[d]
                 if cnt == players - 1 and left >= 3 and ctx[TT_BITS] >= 16:

@@ -1,0 +1,220 @@
+"""Where the points go: a results file's deals summed up by bot, taking and defending.
+
+Every board of a results file (:mod:`atout.arena.run`) records each play's contract (its taker,
+value, strain, coinche level and capot), outcome and marks. :func:`report` reads them back, run
+by run, and for each bot of a pair counts the contracts its side took and how they ended, the
+coinches and surcoinches it made and what they gave, the capots, and its net marks (its side's
+minus the other's) on the deals it took and on those it defended, with 95 % intervals
+(:func:`atout.arena.stats.mean_ci`).
+
+Two views of the net marks: *per deal taken* (or defended), the mean over those deals; and the
+*share of the difference*, each board's net marks on the deals the bot took (or defended) divided
+by the board's plays, whose mean over the boards adds up, taking plus defending, to the run's
+points per deal (its interval is over the boards, which are independent; the deals of one board
+are not, so the per-deal intervals are a little narrow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from atout.arena.duplicate import Board, Orientation
+from atout.arena.stats import Estimate, mean_ci
+from atout.errors import AtoutError
+from atout.rules import Ruleset
+from atout.scoring import MADE, score_deal
+
+
+@dataclass
+class BotReport:
+    """One bot's deals in a run (``role`` ``"a"`` or ``"b"``)."""
+
+    name: str
+    role: str
+    #: Contracts its side took, and how they ended.
+    taken: int = 0
+    made: int = 0
+    fell: int = 0
+    litige: int = 0
+    #: Sum of the values of the numbered contracts it took, and their count (for the mean).
+    bid_total: int = 0
+    bids: int = 0
+    capot_bids: int = 0
+    capot_bids_made: int = 0
+    #: Its contracts the opponents coinched: made (won) or not (lost).
+    coinched_won: int = 0
+    coinched_lost: int = 0
+    #: Its coinches of the opponents' contracts: the contract fell (won) or was made (lost).
+    coinches_won: int = 0
+    coinches_lost: int = 0
+    #: Its surcoinches: made (won) or not (lost).
+    surcoinches_won: int = 0
+    surcoinches_lost: int = 0
+    #: Deals its side took every trick of.
+    capots: int = 0
+    #: Net marks (its side's minus the other's) of every deal it took, and of every deal it defended.
+    taking: list[float] = field(default_factory=list)
+    defending: list[float] = field(default_factory=list)
+    #: Each board's share of the difference from the deals it took, and from those it defended.
+    taking_share: list[float] = field(default_factory=list)
+    defending_share: list[float] = field(default_factory=list)
+
+    @property
+    def mean_bid(self) -> float:
+        return self.bid_total / self.bids if self.bids else 0.0
+
+    def estimates(self) -> dict[str, Estimate]:
+        """Net marks per deal taken and defended, and their shares of the points per deal."""
+        return {
+            "taking": mean_ci(self.taking),
+            "defending": mean_ci(self.defending),
+            "taking_share": mean_ci(self.taking_share),
+            "defending_share": mean_ci(self.defending_share),
+        }
+
+
+@dataclass
+class RunReport:
+    """One run of a results file: a pair of bots on a ruleset, and its boards."""
+
+    rules: Ruleset
+    seed: int
+    boards: int
+    deals: int
+    passed: int
+    #: A's marks minus B's per deal, over the boards.
+    diff: Estimate
+    a: BotReport
+    b: BotReport
+    #: The common bidder of a play-only run, or the common player of a bidding-only one.
+    bidder: str | None = None
+    player: str | None = None
+
+
+def report(records: Sequence[dict[str, Any]]) -> list[RunReport]:
+    """The report of every run in a results file's records (see :func:`atout.arena.read_results`)."""
+    runs: list[tuple[dict[str, Any], list[Board]]] = []
+    for record in records:
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "header":
+            runs.append((record, []))
+        elif kind == "board":
+            if not runs:
+                raise AtoutError("the results file has a board before any run's header")
+            try:
+                runs[-1][1].append(Board.from_dict(record))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise AtoutError(f"a board record of the results file is malformed: {str(record)[:80]}") from None
+    boards_by_run: dict[tuple[str, ...], tuple[dict[str, Any], dict[int, Board]]] = {}
+    for header, boards in runs:  # a resumed run's header repeats: its boards add up, once each
+        key = tuple(repr(header.get(name)) for name in ("fingerprint", "seed", "a", "b", "bidder", "player"))
+        kept = boards_by_run.setdefault(key, (header, {}))[1]
+        kept.update({board.index: board for board in boards})
+    return [_run_report(header, list(boards.values())) for header, boards in boards_by_run.values() if boards]
+
+
+def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
+    try:
+        rules = Ruleset.from_dict(header["rules"])
+        bots = {"a": BotReport(header["a"]["name"], "a"), "b": BotReport(header["b"]["name"], "b")}
+    except (KeyError, TypeError) as err:
+        raise AtoutError(f"a run's header in the results file is malformed ({err!r})") from None
+    deals = passed = 0
+    for board in sorted(boards, key=lambda b: b.index):
+        shares = {(role, part): 0.0 for role in bots for part in ("taking", "defending")}
+        for play in board.plays:
+            deals += 1
+            if play.facts is None:
+                passed += 1
+                continue
+            outcome = play.outcome or score_deal(rules, play.facts, check=False).outcome
+            takers = play.takers
+            assert takers is not None
+            for role, bot in bots.items():
+                net = (play.a_marks - play.b_marks) * (1 if role == "a" else -1)
+                part = "taking" if role == takers else "defending"
+                getattr(bot, part).append(net)
+                shares[(role, part)] += net / len(board.plays)
+                _count(rules, bot, play, outcome, taking=role == takers)
+        for (role, part), value in shares.items():
+            getattr(bots[role], part + "_share").append(value)
+    diff = mean_ci([board.diff for board in boards])
+    bidder, player = (header[role]["name"] if header.get(role) else None for role in ("bidder", "player"))
+    seed = int(header.get("seed", 0))
+    return RunReport(rules, seed, len(boards), deals, passed, diff, bots["a"], bots["b"], bidder, player)
+
+
+def _count(rules: Ruleset, bot: BotReport, play: Orientation, outcome: str, *, taking: bool) -> None:
+    assert play.facts is not None
+    contract = play.facts.contract
+    made = outcome == MADE
+    a_sides = {rules.side_of(seat) for seat in play.a_seats}
+    if play.facts.capot is not None and (play.facts.capot in a_sides) == (bot.role == "a"):
+        bot.capots += 1
+    if not taking:
+        if contract.level >= 1:
+            bot.coinches_won += not made
+            bot.coinches_lost += made
+        return
+    bot.taken += 1
+    bot.made += made
+    bot.fell += outcome not in (MADE, "litige")
+    bot.litige += outcome == "litige"
+    if contract.capot:
+        bot.capot_bids += 1
+        bot.capot_bids_made += made
+    if contract.value:
+        bot.bid_total += contract.value
+        bot.bids += 1
+    if contract.level >= 1:
+        bot.coinched_won += made
+        bot.coinched_lost += not made
+    if contract.level == 2:
+        bot.surcoinches_won += made
+        bot.surcoinches_lost += not made
+
+
+def format_report(reports: Sequence[RunReport]) -> str:
+    """The reports as text, one block per run."""
+    blocks = []
+    for run in reports:
+        title = f"{run.a.name} (A) vs {run.b.name} (B), {run.rules.name} [{run.rules.fingerprint}], seed {run.seed}"
+        if run.bidder:
+            title += f", play only: every seat bids with {run.bidder}"
+        if run.player:
+            title += f", bidding only: every seat plays with {run.player}"
+        lines = [
+            title,
+            f"{run.boards} boards, {run.deals} deals ({run.passed} passed out); "
+            f"A's marks minus B's per deal: {run.diff}",
+            "net marks: the bot's side's minus the other's; shares add up to the points per deal",
+        ]
+        rows = [("", run.a.name, run.b.name)]
+        est = {bot.role: bot.estimates() for bot in (run.a, run.b)}
+        for label, key in (
+            ("net per deal taken", "taking"),
+            ("net per deal defended", "defending"),
+            ("share of the difference, taking", "taking_share"),
+            ("share of the difference, defending", "defending_share"),
+        ):
+            rows.append((label, str(est["a"][key]), str(est["b"][key])))
+        counts: list[tuple[str, Callable[[BotReport], str]]] = [
+            ("contracts taken", lambda b: str(b.taken)),
+            ("  made / fell / litige", lambda b: f"{b.made} / {b.fell} / {b.litige}"),
+            ("  mean numbered bid", lambda b: f"{b.mean_bid:.0f} ({b.bids})"),
+            ("  capot bids made / failed", lambda b: f"{b.capot_bids_made} / {b.capot_bids - b.capot_bids_made}"),
+            ("  coinched by the opponents: made / fell", lambda b: f"{b.coinched_won} / {b.coinched_lost}"),
+            ("  surcoinched: made / fell", lambda b: f"{b.surcoinches_won} / {b.surcoinches_lost}"),
+            ("coinches of the opponents: fell / made", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
+            ("capots (every trick)", lambda b: str(b.capots)),
+        ]
+        rows.extend((label, text(run.a), text(run.b)) for label, text in counts)
+        width = [max(len(row[i]) for row in rows) for i in range(3)]
+        lines.extend("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)).rstrip() for row in rows)
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n" if blocks else "no runs in the results file\n"
+
+
+__all__ = ["BotReport", "RunReport", "format_report", "report"]
