@@ -36,12 +36,12 @@ def test_action_out_of_turn_is_rejected_and_changes_nothing() -> None:
 
 def test_card_during_the_auction_and_bid_during_play() -> None:
     deal = Deal.from_hands(Ruleset.preset("coinche"), HANDS, dealer=3)
-    with pytest.raises(IllegalAction, match="not an auction call"):
+    with pytest.raises(IllegalAction, match="pendant les enchères"):
         deal.apply("AS")
     for call in ["80S", "P", "P", "P"]:
         deal.apply(call)
     deal.apply("ann:-")
-    with pytest.raises(IllegalAction, match="auction is over"):
+    with pytest.raises(IllegalAction, match="enchères sont finies"):
         deal.apply("90H")
 
 
@@ -51,7 +51,7 @@ def test_the_deal_is_over() -> None:
         deal.apply("P")
     assert deal.phase is Phase.DONE and deal.result is not None and deal.result.passed_out
     assert deal.legal_actions() == [] and deal.turn is None
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(IllegalAction, match="terminée"):
         deal.apply("P")
 
 

@@ -64,7 +64,7 @@ def test_the_human_cannot_play_out_of_turn_or_illegally() -> None:
     assert session.deal.position() == before
     session.play("P")
     if not session.human_to_play:
-        with pytest.raises(IllegalAction, match="not your turn"):
+        with pytest.raises(IllegalAction, match="pas à vous de jouer"):
             session.play("P")
 
 

@@ -17,6 +17,13 @@ speak its own player's language).
 Traceback (most recent call last):
 ...
 KeyError: 'no.such.key'
+
+A :class:`Message` is a message not yet put into words: errors carry one, and each
+interface renders it in its player's language.
+
+>>> text = Message("common.you_win", name=Message("common.side.NS"))
+>>> text.message("fr"), text.message("en")
+('Nord–Sud gagne la partie\u202f!', 'North–South win the game!')
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -44,11 +51,15 @@ def normalize(lang: str | None) -> str:
 
 
 def set_language(lang: str) -> None:
-    """Make ``lang`` the language of messages asked without one (in this context)."""
+    """Make ``lang`` the language of messages asked without one (in this context); French by default.
+
+    ``str()`` of atout's errors follows it too (:class:`atout.errors.AtoutError`).
+    """
     _current.set(normalize(lang))
 
 
 def get_language() -> str:
+    """The current language (``fr`` unless :func:`set_language` or :func:`language` said otherwise)."""
     return _current.get()
 
 
@@ -84,6 +95,47 @@ def tr(key: str, lang: str | None = None, /, **values: object) -> str:
     return messages(normalize(lang))[key].format(**values)
 
 
+class Localized(Protocol):
+    """Anything that says itself in a language: a :class:`Message`, an :class:`~atout.errors.AtoutError`."""
+
+    def message(self, lang: str | None = None) -> str: ...
+
+
+class Message:
+    """A catalogue key and its values, put into words only when shown (:meth:`message`).
+
+    A value may itself be a :class:`Message` (or an error): it is rendered in the same language.
+    """
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values = values
+
+    def message(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: the current language)."""
+        code = normalize(lang)
+        return tr(self.key, code, **{k: _rendered(v, code) for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.message()
+
+    def __repr__(self) -> str:
+        return f"Message({self.key!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _rendered(value: object, lang: str) -> object:
+    message = getattr(value, "message", None)
+    return message(lang) if callable(message) else value
+
+
 def section(prefix: str, lang: str | None = None) -> dict[str, str]:
     """The messages whose key starts with ``prefix`` (e.g. ``web.``), as sent to a web page."""
     return {k: v for k, v in messages(normalize(lang)).items() if k.startswith(prefix)}
@@ -92,6 +144,8 @@ def section(prefix: str, lang: str | None = None) -> dict[str, str]:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "Localized",
+    "Message",
     "get_language",
     "language",
     "messages",

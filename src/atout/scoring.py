@@ -159,7 +159,7 @@ class DealFacts:
         >>> DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
         Traceback (most recent call last):
         ...
-        atout.errors.FactsError: no belote at sans atout: there is no trump (FFB §11.2)
+        atout.errors.FactsError: Pas de belote à sans atout : il n'y a pas d'atout (FFB §11.2)
         """
         self.check_form(rules)
         check_contract(rules, self.contract)
@@ -220,7 +220,7 @@ def check_contract(rules: Ruleset, contract: Contract) -> None:
     >>> check_contract(Ruleset.preset("contree"), Contract(200, 1, 0))    # « de 80 à 160 »
     Traceback (most recent call last):
     ...
-    atout.errors.FactsError: invalid bid: 80 to 160 in steps of 10
+    atout.errors.FactsError: Enchère invalide : de 80 à 160, par 10
     """
     if rules.auction == "retourne":
         if contract.value or contract.capot or contract.strain not in range(4):
