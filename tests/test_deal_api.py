@@ -10,6 +10,9 @@ from atout import Deal, IllegalAction, NotationError, Phase, Ruleset
 from atout.actions import Bid, Declare, Play, Take, parse_action
 from atout.cards import Card
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 HANDS = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]
 
 
@@ -36,12 +39,12 @@ def test_action_out_of_turn_is_rejected_and_changes_nothing() -> None:
 
 def test_card_during_the_auction_and_bid_during_play() -> None:
     deal = Deal.from_hands(Ruleset.preset("coinche"), HANDS, dealer=3)
-    with pytest.raises(IllegalAction, match="pendant les enchères"):
+    with pytest.raises(IllegalAction, match="not an auction call"):
         deal.apply("AS")
     for call in ["80S", "P", "P", "P"]:
         deal.apply(call)
     deal.apply("ann:-")
-    with pytest.raises(IllegalAction, match="enchères sont finies"):
+    with pytest.raises(IllegalAction, match="auction is over"):
         deal.apply("90H")
 
 
@@ -51,7 +54,7 @@ def test_the_deal_is_over() -> None:
         deal.apply("P")
     assert deal.phase is Phase.DONE and deal.result is not None and deal.result.passed_out
     assert deal.legal_actions() == [] and deal.turn is None
-    with pytest.raises(IllegalAction, match="terminée"):
+    with pytest.raises(IllegalAction, match="over"):
         deal.apply("P")
 
 

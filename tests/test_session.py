@@ -10,6 +10,9 @@ import pytest
 from atout import AtoutError, IllegalAction, RecordError, Ruleset
 from atout.session import GameSession
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def human_plays(session: GameSession, rng: random.Random, actions: int) -> None:
     for _ in range(actions):
@@ -64,7 +67,7 @@ def test_the_human_cannot_play_out_of_turn_or_illegally() -> None:
     assert session.deal.position() == before
     session.play("P")
     if not session.human_to_play:
-        with pytest.raises(IllegalAction, match="pas à vous de jouer"):
+        with pytest.raises(IllegalAction, match="not your turn"):
             session.play("P")
 
 

@@ -49,7 +49,7 @@ async def play_until_summary(pilot, app: TableApp) -> None:  # type: ignore[no-u
 
 def test_a_full_deal_to_its_summary() -> None:
     async def scenario() -> None:
-        app = TableApp(new_session(), "fr", None, bot_delay=0, analyse=False)
+        app = TableApp(new_session(), "fr", None, bot_delay=0, analyse=False, trick_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await play_until_summary(pilot, app)
             summary = str(app.screen.query_one("#summary").render())
@@ -64,7 +64,7 @@ def test_a_full_deal_to_its_summary() -> None:
 
 def test_an_illegal_card_is_explained_in_words() -> None:
     async def scenario() -> None:
-        app = TableApp(new_session(seed=8), "fr", None, bot_delay=0, analyse=False)
+        app = TableApp(new_session(seed=8), "fr", None, bot_delay=0, analyse=False, trick_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(200):
                 await settle(pilot, app)
@@ -102,7 +102,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
     path = tmp_path / "partie.txt"
 
     async def first() -> str:
-        app = TableApp(new_session(seed=5), "en", path, bot_delay=0, analyse=False)
+        app = TableApp(new_session(seed=5), "en", path, bot_delay=0, analyse=False, trick_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             app.query_one("#entry").value = "P"
@@ -121,7 +121,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
 
 def test_hint_and_last_trick_keys() -> None:
     async def scenario() -> None:
-        app = TableApp(new_session(seed=9), "en", None, bot_delay=0, analyse=False)
+        app = TableApp(new_session(seed=9), "en", None, bot_delay=0, analyse=False, trick_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             app.query_one("#entry").value = "?"
@@ -143,12 +143,12 @@ def test_the_bidding_prompt_gives_the_range_and_takes_a_bid_above_160() -> None:
     """Coinche bids go up to 820 (FFB §4.1 sets no ceiling): the prompt says so and a 250 bid is taken."""
 
     async def scenario() -> None:
-        app = TableApp(new_session(seed=5), "fr", None, bot_delay=0, analyse=False)
+        app = TableApp(new_session(seed=5), "fr", None, bot_delay=0, analyse=False, trick_pause=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             assert app.session.deal.phase.value == "auction" and app.session.human_to_play
             prompt = str(app.query_one("#prompt").render())
-            assert "à 820, ou capot" in prompt
+            assert "de 90 à 820, de 10 en 10, ou capot" in prompt.replace("\u00a0", " ")
             app.query_one("#entry").value = "250 coeur"
             await pilot.press("enter")
             await settle(pilot, app)

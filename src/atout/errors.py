@@ -21,6 +21,19 @@ from __future__ import annotations
 
 from atout.i18n import Message, normalize, tr
 
+#: The most characters of a player's input an error message quotes back.
+EXCERPT = 40
+
+
+def excerpt(text: str) -> str:
+    """Input as an error message quotes it: on one line, at most :data:`EXCERPT` characters.
+
+    >>> excerpt("90H  Nous 102"), excerpt("x" * 100)[-3:]
+    ('90H Nous 102', 'xx…')
+    """
+    text = " ".join(str(text).split())
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+
 
 class AtoutError(ValueError):
     """Base class of atout's input errors: a reason, a plain string or a catalogue :class:`Message`."""

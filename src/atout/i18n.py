@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -95,10 +95,15 @@ def tr(key: str, lang: str | None = None, /, **values: object) -> str:
     return messages(normalize(lang))[key].format(**values)
 
 
-class Localized(Protocol):
-    """Anything that says itself in a language: a :class:`Message`, an :class:`~atout.errors.AtoutError`."""
+def plural(key: str, n: int, lang: str | None = None, /, **values: object) -> str:
+    """``key.one`` or ``key.other``, as ``n`` asks in ``lang`` (French: 0 and 1 are singular), ``n`` filled in.
 
-    def message(self, lang: str | None = None) -> str: ...
+    >>> plural("text.mistakes", 0, "fr"), plural("text.mistakes", 0, "en"), plural("text.mistakes", 2, "fr")
+    ('0 erreur', '0 mistakes', '2 erreurs')
+    """
+    code = normalize(lang)
+    one = n in (0, 1) if code == "fr" else n == 1
+    return tr(f"{key}.{'one' if one else 'other'}", code, n=n, **values)
 
 
 class Message:
@@ -144,12 +149,12 @@ def section(prefix: str, lang: str | None = None) -> dict[str, str]:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
-    "Localized",
     "Message",
     "get_language",
     "language",
     "messages",
     "normalize",
+    "plural",
     "section",
     "set_language",
     "tr",
