@@ -201,16 +201,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(args.command, err, EXIT_WRONG_INPUT)
         except AtoutError as err:
             return _fail(args.command, err, EXIT_USAGE)
-        except OSError as err:
-            reason = Message("cli.os_error", name=err.filename or "", reason=os_reason(err))
-            return _fail(args.command, AtoutError(reason), EXIT_USAGE)
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
         except BrokenPipeError:
             # The reader went away (``atout demo | head``): nothing more to say, and nothing to complain of.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
+        except OSError as err:
+            reason = Message("cli.os_error", name=err.filename or "", reason=os_reason(err))
+            return _fail(args.command, AtoutError(reason), EXIT_USAGE)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
 
 
 def _fail(command: str, err: AtoutError, code: int) -> int:
