@@ -241,3 +241,86 @@ def test_a_sheet_kept_before_the_checks_still_opens(tmp_path: Path) -> None:
     assert book.load(sid).match.scores == {0: 100 + 50 + 80, 1: 60 + 20}
     said = run(book, sid, ["90P Eux 100", "quitter"])
     assert book.load(sid).match.scores == {0: 230 + 60, 1: 80 + 190} and not any("refusée" in s for s in said)
+
+
+@pytest.mark.parametrize(
+    ("line", "refusal"),
+    [
+        ("90C Nous 100 belote=Nous belote=Eux", "Une seule belote"),
+        ("90C Nous 100 ann=Nous:50 ann=Eux:20", "Les annonces d'un seul camp comptent"),
+        ("90C Nous 100 x xx", "« xx » : la coinche est déjà donnée"),
+    ],
+)
+def test_a_field_given_twice_on_one_line_adds_up_and_is_refused(line: str, refusal: str) -> None:
+    """Nothing typed is silently dropped: two belotes, or announcements for both sides, are refused (FFB §7, §8.3)."""
+    book, sid = sheet()
+    said = run(book, sid, [line, "quitter"])
+    assert any(s.startswith("Saisie refusée") and refusal in s for s in said)
+    assert book.load(sid).entries == []
+
+
+def test_points_are_checked_as_soon_as_they_are_typed() -> None:
+    """161 points leave 1 to the defence, which no trick holds: refused at once, not after belote and announcements."""
+    book, sid = sheet()
+    said = run(book, sid, ["90C", "Nous", "", "161", "100", "", "", "quitter"])
+    points = [i for i, s in enumerate(said) if s.startswith("Points des preneurs")]
+    assert len(points) == 2 and said[points[0] + 1].startswith("Saisie refusée")
+    assert not any(s.startswith("Belote") for s in said[: points[1]])
+    assert book.load(sid).match.scores == {0: 190, 1: 60}
+
+
+def test_the_contract_is_said_back_and_a_foreign_letter_asked_about() -> None:
+    book, sid = sheet(sans_atout=True)
+    said = run(book, sid, ["90H", "n", "90S", "2", "Nous", "", "100", "", "quitter"])  # no belote at SA
+    assert "« 90H » : voulez-vous dire 90 ♥ (cœur) ? (o/n) " in said  # no, so nothing is recorded
+    assert "« 90S » : 1 = 90 ♠ (pique), 2 = 90 SA (sans atout) ? Tapez le numéro. " in said
+    assert "Contrat : 90 SA (sans atout)" in said
+    (entry,) = book.load(sid).entries
+    assert entry.facts is not None and entry.facts.contract.strain == 4
+    said = run(book, sid, ["100C Eux 60 x", "quitter"])
+    assert "Contrat : 100 ♥ (cœur) pris par Eux, coinché" in said
+
+
+def test_english_suits_in_english() -> None:
+    book, sid = sheet()
+    said = run(book, sid, ["90H Us 100", "90H Nous 100", "quit"], "en")
+    assert "Entry refused: 'Us' is not a side (Nous, Eux)" in said
+    assert "Contract: 90 ♥ (hearts) taken by Nous" in said
+    assert not any("«" in s or " :" in s for s in said)
+
+
+OLD_SCHEMA = """
+CREATE TABLE sheets (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, rules TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    sides TEXT NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL
+);
+CREATE TABLE deals (
+    sheet INTEGER NOT NULL REFERENCES sheets(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+    facts TEXT, created TEXT NOT NULL, PRIMARY KEY (sheet, number)
+);
+"""
+
+
+def test_a_book_from_before_unique_numbers_opens_keeps_its_deals_and_never_reuses_a_number(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    rules = Ruleset.preset("coinche")
+    facts = DealFacts.from_takers_points(rules, Contract(80, 1, 0), 95)
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    for number in (1, 2):
+        db.execute(
+            "INSERT INTO sheets VALUES (?, ?, ?, ?, '[\"Nous\", \"Eux\"]', '2020-01-01', '2020-01-01')",
+            (number, f"old {number}", rules.to_json(), rules.fingerprint),
+        )
+        db.execute("INSERT INTO deals VALUES (?, 1, ?, 'then')", (number, json.dumps(facts.to_dict())))
+    db.commit()
+    db.close()
+    book = ScoreBook(path)
+    assert [book.load(n).match.scores for n in (1, 2)] == [{0: 180, 1: 70}] * 2
+    assert book.delete(2).name == "old 2"
+    assert book.create(rules, "new").id == 3  # not 2 again
+    book.close()
+    again = ScoreBook(path)  # migrated once, opened as it is from then on
+    assert [s[0] for s in again.sheets()] == [3, 1] and again.load(1).entries[0].marks == {0: 180, 1: 70}

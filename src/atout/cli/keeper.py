@@ -27,6 +27,7 @@ from atout.i18n import Message, tr
 from atout.notation import parse_seat
 from atout.scorebook import ScoreBook, Sheet
 from atout.scoring import DealFacts, check_contract
+from atout.tables import SANS_ATOUT
 
 T = TypeVar("T")
 _UNDO = ("annuler", "undo")
@@ -211,7 +212,7 @@ class Keeper:
             facts = self._ask_until(question, lambda a: checked(self._card_points(sheet, contract, a)))
         else:  # each side's points (three players; two, who play 18 of the 32 cards): a capot is its points
             facts = self._each_sides_points(sheet, contract, checked)
-        if rules.belote:
+        if rules.belote and contract.strain != SANS_ATOUT:  # no trump, no belote
             question = self.tr("belote_q", names=names)
             facts = self._ask_until(question, lambda a: checked(replace(facts, belote=self._belote(sheet, a))))
         if rules.announcements:
