@@ -401,10 +401,11 @@ class TableApp(App[None]):
             trick = tricks[self._tricks_seen]
             self.say(escape(self._won(trick)))
             self._tricks_seen += 1
-            self.showing = trick
-            if self._trick_timer is not None:
-                self._trick_timer.stop()
-            self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
+            if self.trick_pause > 0:
+                self.showing = trick
+                if self._trick_timer is not None:
+                    self._trick_timer.stop()
+                self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
         if deal.resolution is not None and not self._shown_seen:
             self._shown_seen = True
             for seat, announced in deal.resolution.shown.items():
