@@ -95,20 +95,14 @@ def sides_text(rules: Ruleset, values: dict[int, int], lang: str) -> str:
 
 
 def score_line(rules: Ruleset, line: ScoreLine, lang: str) -> str:
-    """One term of a score; a multiplied sum shows its terms: ``Chute × 2 : (chute 160 + contrat 100) × 2 = +520``."""
+    """One term of a score; a sum shows its terms, multiplied or not:
+    ``Chute × 2 : (chute 160 + contrat 100) × 2 = +520``, ``Points : points des plis 105 + annonces 20 = +125``."""
     side = side_name(rules, line.side, lang)
-    if len(line.parts) > 1 or line.factor > 1:
-        parts = " + ".join(f"{part.label(lang)} {part.points}" for part in line.parts)
-        return tr(
-            "text.product",
-            lang,
-            side=side,
-            what=line.label(lang),
-            parts=parts,
-            factor=line.factor,
-            points=signed(line.points),
-        )
-    return tr("text.term", lang, side=side, what=line.label(lang), points=signed(line.points))
+    parts = " + ".join(f"{part.label(lang)} {part.points}" for part in line.parts)
+    values = {"side": side, "what": line.label(lang), "parts": parts, "points": signed(line.points)}
+    if line.factor > 1:
+        return tr("text.product", lang, factor=line.factor, **values)
+    return tr("text.sum" if len(line.parts) > 1 else "text.term", lang, **values)
 
 
 def signed(points: int) -> str:
