@@ -20,8 +20,8 @@ from typing import Literal, TypeVar
 
 from atout.actions import Bid
 from atout.auction import Contract
-from atout.cli.text import bid_words, contract_text, strain_words
-from atout.cli.typed import Reading, read_call, read_strain, read_yes
+from atout.cli.text import bid_words, contract_text
+from atout.cli.typed import Reading, read_call, read_strain, read_yes, which
 from atout.errors import AtoutError, excerpt
 from atout.i18n import Message, tr
 from atout.notation import parse_seat
@@ -170,12 +170,9 @@ class Keeper:
             raise AtoutError(Message("keeper.not_a_contract", text=excerpt(text)))
         if reading.sure:
             return bids[0]
-        words = [self._bid_words(b) for b in bids]
+        question = which(text, [self._bid_words(b) for b in bids], self.lang) + " "
         if len(bids) == 1:
-            question = tr("typed.confirm", self.lang, text=excerpt(text), action=words[0]) + " "
             return bids[0] if self._ask_until(question, self._yes) else None
-        choices = ", ".join(f"{i} = {w}" for i, w in enumerate(words, start=1))
-        question = tr("typed.choose", self.lang, text=excerpt(text), choices=choices) + " "
         return bids[self._ask_until(question, partial(_choice, count=len(bids))) - 1]
 
     def _yes(self, answer: str) -> bool:
@@ -185,9 +182,7 @@ class Keeper:
         return yes
 
     def _bid_words(self, bid: Bid) -> str:
-        if bid.value or bid.capot:
-            return bid_words(bid.value, bid.strain, bid.capot, self.lang)
-        return tr("text.trump", self.lang, strain=strain_words(bid.strain, self.lang))
+        return bid_words(bid.value, bid.strain, bid.capot, self.lang)
 
     def _contract_words(self, sheet: Sheet, contract: Contract, taker: bool = True) -> str:
         if not taker:

@@ -33,9 +33,9 @@ from atout.auction import BiddingAuction, Contract
 from atout.cards import Card, sorted_for_display
 from atout.cli.summary import SummaryScreen
 from atout.cli.text import call_words, contract_text, seat_name, side_name, strain_words
-from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed
+from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed, which
 from atout.deal import Phase, Trick
-from atout.errors import AtoutError, IllegalAction, excerpt
+from atout.errors import AtoutError, IllegalAction
 from atout.i18n import plural, tr
 from atout.session import GameSession
 
@@ -341,11 +341,7 @@ class TableApp(App[None]):
         return action.label(self.lang) if action.announcements else self.tr("declare_none")
 
     def _choice_question(self, text: str, actions: tuple[Action, ...]) -> str:
-        words = [call_words(a, self.lang) for a in actions]
-        if len(actions) == 1:
-            return tr("typed.confirm", self.lang, text=excerpt(text), action=words[0])
-        choices = ", ".join(f"{i} = {w}" for i, w in enumerate(words, start=1))
-        return tr("typed.choose", self.lang, text=excerpt(text), choices=choices)
+        return which(text, [call_words(a, self.lang) for a in actions], self.lang)
 
     def _keys_text(self) -> str:
         """The keys that work now, and only those."""

@@ -41,7 +41,10 @@ def strain_words(strain: int, lang: str) -> str:
 
 
 def bid_words(value: int, strain: int, capot: bool, lang: str) -> str:
-    """A bid with its suit's symbol and name: ``90 ♥ (cœur)``, ``capot ♠ (pique)``."""
+    """A bid with its suit's symbol and name: ``90 ♥ (cœur)``, ``capot ♠ (pique)``; without a value nor capot,
+    the trump of a taking auction: ``atout cœur``."""
+    if not value and not capot:
+        return tr("text.trump", lang, strain=strain_words(strain, lang))
     return tr("text.bid", lang, bid=Bid(value, strain, capot).label(lang), strain=strain_words(strain, lang))
 
 
@@ -64,10 +67,7 @@ def contract_text(
     ``taker`` names the takers (default: the taker's seat; the score keeper gives a side's name);
     ``standing``: the auction is not over (« 120 ♥ (cœur) par Sud »).
     """
-    if contract.value or contract.capot:
-        what = bid_words(contract.value, contract.strain, contract.capot, lang)
-    else:
-        what = tr("text.trump", lang, strain=strain_words(contract.strain, lang))
+    what = bid_words(contract.value, contract.strain, contract.capot, lang)
     key = "text.bid_by" if standing else "text.taken_by"
     text = tr(key, lang, contract=what, taker=taker or seat_name(rules, contract.taker, lang))
     for level, seat in ((1, contract.coinched_by), (2, contract.surcoinched_by)):

@@ -143,6 +143,14 @@ def bid_rule(rules: Ruleset) -> Message:
     return Message("typed.bid_rule", low=rules.min_bid, high=rules.highest_bid, step=rules.bid_step)
 
 
+def which(text: str, meanings: list[str], lang: str) -> str:
+    """The question a reading that is not sure asks: one meaning to confirm, or several to number."""
+    if len(meanings) == 1:
+        return tr("typed.confirm", lang, text=excerpt(text), action=meanings[0])
+    choices = ", ".join(f"{i} = {words}" for i, words in enumerate(meanings, start=1))
+    return tr("typed.choose", lang, text=excerpt(text), choices=choices)
+
+
 def read_yes(text: str, lang: str) -> bool | None:
     """« o » / « oui » / "y" / "yes" → True, « n » / « non » / "no" → False, anything else None."""
     key = fold(text)
