@@ -213,7 +213,7 @@ def test_score_delete_asks_says_what_it_deleted_and_numbers_are_never_reused(tmp
     assert "Supprimé : la feuille n° 2 « Mardi » (1 donne, NS 180 · EW 70)." in gone.stdout
     atout("score", "new", "--db", db, "--name", "Mercredi", stdin="quitter\n")
     listing = atout("score", "list", "--db", db).stdout
-    assert "   3  Mercredi" in listing and "   2  " not in listing
+    assert "  3  Mercredi" in listing and "  2  " not in listing
     assert "Lundi" in listing and "NS 180 · EW 70" in listing and "en cours" in listing
     assert atout("score", "delete", "3", "--db", db, "--yes").returncode == DONE
 

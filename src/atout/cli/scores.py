@@ -70,15 +70,25 @@ def _state(sheet: Sheet) -> str:
 
 
 def listing(book: ScoreBook) -> str:
-    """Every sheet, newest first: number, name, variant, deals, totals, winner (or in progress), last change."""
+    """Every sheet, the last changed first: number, name, variant, deals, totals, winner (or in progress)."""
     rows = []
-    for sheet_id, name, preset, deals, updated in book.sheets():
+    for sheet_id, name, preset, deals, _updated in book.sheets():
         sheet = book.load(sheet_id)
-        rows.append(
-            f"{sheet_id:>4}  {name:<16.16} {preset:<10} {plural('cli.score.deals', deals):<10} "
-            f"{_totals(sheet):<28} {_state(sheet):<22} {updated[:10]}"
-        )
-    return "\n".join(rows) if rows else tr("cli.score.none")
+        cells = (str(sheet_id), name, preset, plural("cli.score.deals", deals), _totals(sheet), _state(sheet))
+        rows.append(_row(*cells))
+    if not rows:
+        return tr("cli.score.none")
+    head = _row(*(tr(f"cli.score.head.{key}") for key in ("id", "name", "preset", "deals", "totals", "state")))
+    return "\n".join([head, *rows])
+
+
+def _row(*cells: str) -> str:
+    widths = (3, 14, 9, 9, 19, 16)  # 80 columns
+    padded = (
+        f"{cell[:width]:>{width}}" if i == 0 else f"{cell[:width]:<{width}}"
+        for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+    )
+    return "  ".join(padded).rstrip()
 
 
 def delete(book: ScoreBook, sheet_id: int, confirmed: bool) -> int:
