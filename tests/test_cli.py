@@ -230,3 +230,10 @@ def test_score_list_and_show_give_totals_winner_taker_and_outcome(tmp_path: Path
     assert "Partie gagnée par NS !" in shown
     english = atout("score", "show", "1", "--db", db, "--lang", "en").stdout
     assert "100 ♠ (spades) taken by EW, coinched" in english and "failed" in english
+
+
+def test_the_keepers_input_may_end_in_the_middle_of_a_deal(tmp_path: Path) -> None:
+    db = str(tmp_path / "scores.sqlite3")
+    done = atout("score", "new", "--db", db, stdin="80C NS 95\n90C\nNS\n")
+    assert done.returncode == DONE and done.stdout.rstrip().endswith("(Feuille n° 1 enregistrée.)")
+    assert "1 donne " in atout("score", "list", "--db", db).stdout  # the deal typed in part is not recorded

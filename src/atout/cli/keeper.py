@@ -70,37 +70,45 @@ class Keeper:
         return tr(f"keeper.{key}", self.lang, **values)
 
     def run(self) -> None:
+        """Ask deal after deal until the game is won or the player quits; the input's end quits too (a deal
+        typed only in part is not recorded)."""
         self.say(self.scores_line(self.sheet))
-        while True:
-            sheet = self.sheet
-            if sheet.match.finished:
-                self.say(self.tr("winner", name=sheet.sides[sheet.match.winner or 0]))
-                return
-            try:
-                line = self.ask(self._first_question(sheet)).strip()
-            except EOFError:
-                return
-            word = line.lower()
-            if word in _QUIT:
-                self.say(self.tr("saved", id=self.sheet_id))
-                return
-            if word in _HELP:
-                self.say(self.tr("help"))
-            elif word in _SCORES:
-                self.say(self.table(sheet))
-            elif word in _UNDO:
-                self._guard(lambda: self.book.undo(self.sheet_id), self.tr("undone"))
-            elif word in _EDIT:
-                if not sheet.entries:
-                    self.say(self.tr("nothing"))
-                    continue
-                edited = self._deal(sheet, self.ask(self._first_question(sheet, len(sheet.entries))).strip())
-                if edited is not _Refused.REFUSED:
-                    self._guard(partial(self.book.replace_last, self.sheet_id, edited), None)
-            elif line:
-                added = self._deal(sheet, line)
-                if added is not _Refused.REFUSED:
-                    self._guard(partial(self.book.add, self.sheet_id, added), None)
+        try:
+            while self._turn():
+                pass
+        except EOFError:
+            self.say("")
+            self.say(self.tr("saved", id=self.sheet_id))
+
+    def _turn(self) -> bool:
+        """One answer to the contract's question and what follows; False when the keeper is done."""
+        sheet = self.sheet
+        if sheet.match.finished:
+            self.say(self.tr("winner", name=sheet.sides[sheet.match.winner or 0]))
+            return False
+        line = self.ask(self._first_question(sheet)).strip()
+        word = line.lower()
+        if word in _QUIT:
+            self.say(self.tr("saved", id=self.sheet_id))
+            return False
+        if word in _HELP:
+            self.say(self.tr("help"))
+        elif word in _SCORES:
+            self.say(self.table(sheet))
+        elif word in _UNDO:
+            self._guard(lambda: self.book.undo(self.sheet_id), self.tr("undone"))
+        elif word in _EDIT:
+            if not sheet.entries:
+                self.say(self.tr("nothing"))
+                return True
+            edited = self._deal(sheet, self.ask(self._first_question(sheet, len(sheet.entries))).strip())
+            if edited is not _Refused.REFUSED:
+                self._guard(partial(self.book.replace_last, self.sheet_id, edited), None)
+        elif line:
+            added = self._deal(sheet, line)
+            if added is not _Refused.REFUSED:
+                self._guard(partial(self.book.add, self.sheet_id, added), None)
+        return True
 
     def _refuse(self, err: AtoutError) -> None:
         self.say(self.tr("error", why=err.message(self.lang)))
