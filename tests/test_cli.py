@@ -93,6 +93,7 @@ def test_unreadable_input_exits_2_without_a_traceback(tmp_path: Path) -> None:
         ("analyse", str(binary)),
         ("play", "--resume", str(binary)),
         ("arena", str(binary), "random", "--quiet"),
+        ("arena", "random", "random", "--deals", "1", "--quiet", "--out", str(binary), "--resume"),
     ):
         done = atout(*command)
         assert done.returncode == USAGE and f"{binary} n'est pas du texte UTF-8" in done.stderr, command

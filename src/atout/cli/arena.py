@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from atout.cli.inputs import WrongInput, read_text
+from atout.cli.inputs import Unreadable, WrongInput, read_text
 from atout.errors import AtoutError
 from atout.i18n import Message, get_language, plural, tr
 from atout.rules import Ruleset
@@ -52,7 +52,10 @@ def run(args: argparse.Namespace, rules: Ruleset) -> int:
         raise AtoutError(Message("cli.arena.two_bots"))
     if args.resume and not args.out:
         raise AtoutError(Message("cli.arena.resume_needs_out"))
-    previous = read_results(Path(args.out)) if args.resume and Path(args.out).exists() else []
+    try:
+        previous = read_results(Path(args.out)) if args.resume and Path(args.out).exists() else []
+    except UnicodeDecodeError:
+        raise Unreadable(Message("cli.input.not_text", name=args.out)) from None
     pairs = len(specs) * (len(specs) - 1) // 2
     total = args.deals * pairs
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
