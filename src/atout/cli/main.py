@@ -164,7 +164,9 @@ def _serve(args: argparse.Namespace) -> int:
     )
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
-    print(f"atout serve: http://{args.host}:{args.port}/ ({settings.safe_url()})", file=sys.stderr)
+    print(
+        tr("cli.serve.listening", url=f"http://{args.host}:{args.port}/", database=settings.safe_url()), file=sys.stderr
+    )
     serve(settings, args.host, args.port, proxied=args.proxied)
     return 0
 
