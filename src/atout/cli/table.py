@@ -37,6 +37,7 @@ from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_ye
 from atout.deal import Phase, Trick
 from atout.errors import AtoutError, IllegalAction
 from atout.i18n import plural, tr
+from atout.notation import seat_letter
 from atout.session import GameSession
 
 #: The smallest terminal the table is drawn in.
@@ -255,9 +256,11 @@ class TableApp(App[None]):
                 left, right = right, left
             lines.append("")
             lines.append(f"  {cell(left, 40)}{cell(right)}")
-        elif n == 3:
+        elif n == 3:  # the third player on his side of the table: East on the right, West on the left
+            other = (human + 2) % 3
+            east = seat_letter(session.rules, other) == "E"
             lines.append("")
-            lines.append(f"  {cell((human + 2) % 3)}")
+            lines.append(f"{'':42}{cell(other)}" if east else f"  {cell(other)}")
         else:
             lines.extend(["", ""])
         won = self.showing
