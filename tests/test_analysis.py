@@ -53,8 +53,9 @@ def test_analyse_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     path.write_text(Record.from_deal(deal).to_text(), encoding="utf-8")
     assert main(["analyse", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[:3] == ["Trick", "Seat", "Card"]
-    assert len(out) == 1 + 32 + 2
+    assert out[0].startswith("Value: the card points") and out[1].startswith("Best:")  # the columns explained
+    assert out[2].split()[:3] == ["Trick", "Seat", "Card"]
+    assert len(out) == 2 + 1 + 32 + 2
     mistakes = sum(1 for a in analyse(deal) if a.mistake)
     assert sum("mistake" in line and "←" in line for line in out) == mistakes
     assert main(["analyse", str(tmp_path / "missing.txt")]) == 2

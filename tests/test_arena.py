@@ -208,13 +208,23 @@ def test_bad_arena_input() -> None:
 
 def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "results.jsonl"
-    assert main(["arena", "club", "random", "--deals", "4", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(
+            ["arena", "club", "random", "--deals", "4", "--workers", "1", "--quiet", "--out", str(out), "--lang", "en"]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
-    assert "club vs random (coinche, 4 duplicate deals)" in text and "points per deal" in text
+    assert "club vs random — coinche, 4 duplicate deals" in text and "points per deal" in text
     assert read_results(out)[-1]["type"] == "summary"
-    assert main(["arena", "club", "--deals", "2", "--quiet"]) == 2
-    assert main(["arena", "club", "random", "--deals", "1", "--quiet", "--out", str(tmp_path / "no" / "r")]) == 2
-    assert "No such file or directory" in capsys.readouterr().err
+    assert main(["arena", "club", "--deals", "2", "--quiet", "--lang", "en"]) == 2
+    assert (
+        main(
+            ["arena", "club", "random", "--deals", "1", "--quiet", "--out", str(tmp_path / "no" / "r"), "--lang", "en"]
+        )
+        == 2
+    )
+    assert "no such file" in capsys.readouterr().err
 
 
 def test_ray_backend_gives_the_same_results() -> None:
@@ -260,7 +270,7 @@ def test_resume_rejects_a_corrupt_board(tmp_path: Path) -> None:
 
 
 def test_arena_resume_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arena", "club", "random", "--deals", "2", "--quiet", "--resume"]) == 2
+    assert main(["arena", "club", "random", "--deals", "2", "--quiet", "--resume", "--lang", "en"]) == 2
     assert "--resume needs --out" in capsys.readouterr().err
 
 

@@ -15,6 +15,9 @@ from atout.cards import Card
 from atout.rules import PRESETS
 from conformance import first_card
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 CHEAP = ("random", "debutant", "club")
 
 

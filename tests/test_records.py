@@ -12,6 +12,9 @@ from atout import Deal, NotationError, RecordError, Ruleset
 from atout.cli import main
 from atout.record import Record, read_records
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 HANDS = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]
 
 
@@ -145,20 +148,20 @@ def test_referee_reports_the_first_illegal_action(tmp_path: Path, capsys: pytest
     bad = text.replace('[Result "*"]', 'N: ann:- 7H\n[Result "*"]')
     path = tmp_path / "bad.txt"
     path.write_text(bad, encoding="utf-8")
-    assert main(["referee", str(path)]) == 1
+    assert main(["referee", str(path), "--lang", "en"]) == 1
     err = capsys.readouterr().err
     assert f"{path}:" in err and "do not hold" in err
 
 
 def test_referee_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["referee", "/nonexistent/file.txt"]) == 2
+    assert main(["referee", "/nonexistent/file.txt", "--lang", "en"]) == 2
     assert "cannot read" in capsys.readouterr().err
 
 
 def test_referee_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "deal.json"
     path.write_text(Record.from_deal(played(seed=10)).to_json(), encoding="utf-8")
-    assert main(["referee", str(path)]) == 0
+    assert main(["referee", str(path), "--lang", "en"]) == 0
 
 
 def test_demo_prints_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,7 +217,7 @@ def test_referee_refuses_a_ruleset_that_is_not_a_preset(tmp_path: Path, capsys: 
     without_fingerprint = "\n".join(line for line in text.splitlines() if not line.startswith("[Fingerprint"))
     path = tmp_path / "deal.txt"
     path.write_text(corrupt(without_fingerprint, '[Ruleset "coinche"]', '[Ruleset "belotte"]'), encoding="utf-8")
-    assert main(["referee", str(path)]) == 1
+    assert main(["referee", str(path), "--lang", "en"]) == 1
     err = capsys.readouterr().err
     assert "unknown ruleset 'belotte'" in err and "coinche, contree" in err
     data = json.loads(Record.from_deal(played(seed=9)).to_json())

@@ -10,6 +10,9 @@ import pytest
 from atout import AtoutError, IllegalAction, RecordError, Ruleset
 from atout.session import GameSession
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def human_plays(session: GameSession, rng: random.Random, actions: int) -> None:
     for _ in range(actions):

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from atout.announcements import Announcement
 from atout.cards import Card, Suit
-from atout.errors import NotationError
+from atout.errors import NotationError, excerpt
+from atout.i18n import Message
 
 STRAIN_LETTERS = ("S", "H", "D", "C", "SA", "TA")
 _STRAIN_FR = ("pique", "cœur", "carreau", "trèfle", "sans atout", "tout atout")
@@ -212,7 +213,7 @@ def parse_action(text: str) -> Action:
         try:
             return Take(int(Suit.parse(suit.strip().removeprefix("à").strip())))
         except NotationError:
-            raise NotationError(f"malformed take {text!r} (expected e.g. takeH)") from None
+            raise NotationError(Message("notation.take", text=excerpt(text))) from None
     if low.startswith("ann:"):
         body = raw[4:].strip()
         if body in ("", "-"):
@@ -220,7 +221,7 @@ def parse_action(text: str) -> Action:
         try:
             return Declare(tuple(Announcement.parse(part) for part in body.split("+")))
         except NotationError as err:
-            raise NotationError(f"malformed announcement in {text!r}: {err}") from None
+            raise NotationError(Message("notation.announcement", text=excerpt(text), reason=err)) from None
     belote = raw.endswith("!")
     try:
         card = Card.parse(raw.rstrip("!"))
@@ -232,7 +233,7 @@ def parse_action(text: str) -> Action:
     if match and (match.group(1) or match.group(2)):
         value = int(match.group(1) or 0)
         return Bid(value, parse_strain(match.group(3)), bool(match.group(2)))
-    raise NotationError(f"unknown action {text!r} (a card like JH, a bid like 90H, P, X, XX, takeH or ann:...)")
+    raise NotationError(Message("notation.action", text=excerpt(text)))
 
 
 _CALL_RE = re.compile(r"^(\d+)?\s*(capot)?\s*(.+)$", re.IGNORECASE)

@@ -22,6 +22,7 @@ from itertools import combinations
 
 from atout.cards import Card, Rank
 from atout.errors import NotationError
+from atout.i18n import Message
 from atout.tables import PLAIN_STRENGTH, SANS_ATOUT, TOUT_ATOUT
 
 KINDS = ("tierce", "cinquante", "cent", "carre")
@@ -60,12 +61,12 @@ class Announcement:
         if len(cards) == 4 and len(ranks) == 1:
             rank = ranks.pop()
             if rank not in CARRE_RANKS:
-                raise NotationError("a carré of 7s or 8s is not an announcement (FFB §8)")
+                raise NotationError(Message("notation.low_carre"))
             return cls("carre", rank, None, mask)
         if len(suits) == 1 and 3 <= len(cards) <= 5 and cards[-1] - cards[0] == len(cards) - 1:
             return cls(_SEQUENCE_KIND[len(cards)], cards[-1] & 7, suits.pop(), mask)
         names = " ".join(str(Card(c)) for c in cards)
-        raise NotationError(f"{names} is not an announcement (a carré or 3 to 5 cards in sequence)")
+        raise NotationError(Message("notation.not_announcement", cards=names))
 
     @classmethod
     def parse(cls, text: str) -> Announcement:

@@ -24,7 +24,7 @@ Contract(value=90, strain=1, taker=2, level=1, capot=False)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Surcoinche, Take, strain_symbol
@@ -38,7 +38,16 @@ class Contract:
 
     ``value`` is the bid (0 in classique, where the takers need ``min_points``;
     0 with ``capot`` for the FFB capot bid); ``level`` 0 plain, 1 coinched,
-    2 surcoinched.
+    2 surcoinched. ``coinched_by`` and ``surcoinched_by`` are the seats that did, when
+    known (an auction says; a score sheet or a position does not); they take no part in
+    equality.
+
+    >>> auction = BiddingAuction(Ruleset.preset("coinche"), dealer=0)
+    >>> for call in (Bid(100, 1), COINCHE, SURCOINCHE):
+    ...     auction.apply(auction.turn, call)
+    >>> c = auction.contract
+    >>> c.taker, c.coinched_by, c.surcoinched_by, c == Contract(100, 1, 1, 2)
+    (1, 2, 3, True)
     """
 
     value: int
@@ -46,6 +55,8 @@ class Contract:
     taker: int
     level: int = 0
     capot: bool = False
+    coinched_by: int | None = field(default=None, compare=False, repr=False)
+    surcoinched_by: int | None = field(default=None, compare=False, repr=False)
 
     def label(self, lang: str = "fr") -> str:
         parts = []
@@ -98,12 +109,14 @@ class BiddingAuction:
         "best",
         "best_seat",
         "calls",
+        "coincher",
         "dealer",
         "finished",
         "level",
         "passed_out",
         "passes",
         "rules",
+        "surcoincher",
         "turn",
     )
 
@@ -120,6 +133,8 @@ class BiddingAuction:
         self.passed_out = False
         self._bids = _bid_ladder(rules)
         self._capot_side = -1
+        self.coincher: int | None = None
+        self.surcoincher: int | None = None
 
     def legal(self) -> list[Action]:
         rules, seat = self.rules, self.turn
@@ -207,9 +222,9 @@ class BiddingAuction:
             if action.capot and self.rules.capot_bid_min:
                 self._capot_side = seat & 1
         elif isinstance(action, Coinche):
-            self.level, self.passes = 1, 0
+            self.level, self.passes, self.coincher = 1, 0, seat
         elif isinstance(action, Surcoinche):
-            self.level = 2
+            self.level, self.surcoincher = 2, seat
             self.finished = True
         self.turn = (seat + 1) % self.rules.players
 
@@ -218,7 +233,7 @@ class BiddingAuction:
         if not self.finished or self.best is None:
             return None
         bid = self.best
-        return Contract(bid.value, bid.strain, self.best_seat, self.level, bid.capot)
+        return Contract(bid.value, bid.strain, self.best_seat, self.level, bid.capot, self.coincher, self.surcoincher)
 
 
 def bid_error(rules: Ruleset, bid: Bid) -> IllegalAction:

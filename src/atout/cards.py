@@ -20,7 +20,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from atout.errors import NotationError
+from atout.errors import NotationError, excerpt
+from atout.i18n import Message
 
 
 class Suit(IntEnum):
@@ -50,10 +51,10 @@ class Suit(IntEnum):
         >>> Suit.parse("cœur"), Suit.parse("s")
         (<Suit.HEARTS: 1>, <Suit.SPADES: 0>)
         """
-        key = _fold(text)
+        key = fold(text)
         if key in _SUIT_WORDS:
             return _SUIT_WORDS[key]
-        raise NotationError(f"unknown suit {text!r} (use ♠ ♥ ♦ ♣, S H D C or a suit name)")
+        raise NotationError(Message("notation.suit", text=excerpt(text)))
 
     def __str__(self) -> str:
         return self.symbol
@@ -96,10 +97,10 @@ class Rank(IntEnum):
         >>> Rank.parse("V"), Rank.parse("10")
         (<Rank.JACK: 4>, <Rank.TEN: 3>)
         """
-        key = _fold(text)
+        key = fold(text)
         if key in _RANK_WORDS:
             return _RANK_WORDS[key]
-        raise NotationError(f"unknown rank {text!r} (use 7 8 9 10 J Q K A, T for ten, or V D R)")
+        raise NotationError(Message("notation.rank", text=excerpt(text)))
 
     def __str__(self) -> str:
         return self.label
@@ -112,7 +113,7 @@ _RANK_FR = ("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as")
 _RANK_EN = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     """Lower-case, strip accents and the ligature œ, so 'Cœur' == 'coeur'."""
     text = text.strip().lower().replace("œ", "oe")
     text = unicodedata.normalize("NFKD", text)
@@ -123,7 +124,7 @@ def _suit_words() -> dict[str, Suit]:
     words: dict[str, Suit] = {}
     for suit in Suit:
         for word in (suit.symbol, suit.letter, _SUIT_FR[suit], _SUIT_EN[suit], _SUIT_EN[suit][:-1]):
-            words[_fold(word)] = suit
+            words[fold(word)] = suit
     # The outline symbols some keyboards produce.
     for outline, suit in zip("♤♡♢♧", Suit, strict=True):
         words[outline] = suit
@@ -134,7 +135,7 @@ def _rank_words() -> dict[str, Rank]:
     words: dict[str, Rank] = {}
     for rank in Rank:
         for word in (rank.label, rank.letter, rank.french_letter, _RANK_FR[rank], _RANK_EN[rank]):
-            words[_fold(word)] = rank
+            words[fold(word)] = rank
     return words
 
 
@@ -209,23 +210,21 @@ class Card(int):
             raise NotationError(f"a card must be given as text, not {type(text).__name__}")
         raw = text.strip().strip("«»\"'").strip()
         if not raw:
-            raise NotationError("empty card")
-        folded = _fold(raw)
+            raise NotationError(Message("notation.empty_card"))
+        folded = fold(raw)
         for sep in (" de ", " d'", " of "):
             if sep in folded:
                 rank_word, _, suit_word = folded.partition(sep)
                 try:
                     return cls.of(Suit.parse(suit_word), Rank.parse(rank_word))
                 except NotationError:
-                    raise NotationError(f"malformed card {text!r}") from None
+                    raise NotationError(Message("notation.card", text=excerpt(text))) from None
         if len(raw) < 2:
-            raise NotationError(f"malformed card {text!r} (expected a rank then a suit, e.g. J♥ or JH)")
+            raise NotationError(Message("notation.card", text=excerpt(text)))
         try:
             return cls.of(Suit.parse(raw[-1]), Rank.parse(raw[:-1]))
         except NotationError:
-            raise NotationError(
-                f"malformed card {text!r} (expected a rank then a suit, e.g. J♥, JH, 10H or V♥)"
-            ) from None
+            raise NotationError(Message("notation.card", text=excerpt(text))) from None
 
     def __str__(self) -> str:
         return _RANK_LABELS[self & 7] + "♠♥♦♣"[self >> 3]
@@ -258,7 +257,7 @@ def mask_of(cards: Iterable[int]) -> int:
     for card in cards:
         bit = 1 << card
         if mask & bit:
-            raise NotationError(f"card {Card(card)} appears twice")
+            raise NotationError(Message("notation.twice", card=str(Card(card))))
         mask |= bit
     return mask
 
@@ -315,7 +314,7 @@ def parse_hand(text: str) -> int:
     if "." in raw and not any(ch in raw for ch in " ,"):
         suits = raw.split(".")
         if len(suits) != 4:
-            raise NotationError(f"malformed hand {text!r}: expected 4 suits separated by dots")
+            raise NotationError(Message("notation.hand_suits", text=excerpt(text)))
         cards = []
         for suit, ranks in enumerate(suits):
             ranks = ranks.replace("10", "T")
@@ -323,7 +322,7 @@ def parse_hand(text: str) -> int:
                 try:
                     cards.append(Card.of(suit, Rank.parse(ch)))
                 except NotationError:
-                    raise NotationError(f"malformed hand {text!r}: bad rank {ch!r}") from None
+                    raise NotationError(Message("notation.hand_rank", text=excerpt(text), rank=ch)) from None
         return mask_of(cards)
     return mask_of(Card.parse(tok) for tok in raw.replace(",", " ").split())
 

@@ -2,19 +2,52 @@
 
 Every error derives from :class:`AtoutError` (itself a ``ValueError``), so an
 interface can catch one type and print :meth:`~AtoutError.message` instead of a
-traceback. Errors a player meets at the table or at the score keeper carry their
-reason in French and in English (:class:`TranslatedError`).
+traceback. ``str(err)`` speaks the current language (French unless
+:func:`atout.i18n.set_language` or :func:`atout.i18n.language` says otherwise):
+
+>>> from atout.i18n import language
+>>> err = IllegalAction("Vous devez monter à l'atout", "you must overtrump", code="overtrump")
+>>> str(err)
+"Vous devez monter à l'atout"
+>>> with language("en"):
+...     str(err)
+'you must overtrump'
+
+An error made from a catalogue message (:class:`atout.i18n.Message`) is put into words when
+shown; one made from a plain string (English) says it in every language.
 """
 
 from __future__ import annotations
 
+from atout.i18n import Message, normalize, tr
+
+#: The most characters of a player's input an error message quotes back.
+EXCERPT = 40
+
+
+def excerpt(text: str) -> str:
+    """Input as an error message quotes it: on one line, at most :data:`EXCERPT` characters.
+
+    >>> excerpt("90H  Nous 102"), excerpt("x" * 100)[-3:]
+    ('90H Nous 102', 'xx…')
+    """
+    text = " ".join(str(text).split())
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+
 
 class AtoutError(ValueError):
-    """Base class of atout's input errors."""
+    """Base class of atout's input errors: a reason, a plain string or a catalogue :class:`Message`."""
 
-    def message(self, lang: str = "fr") -> str:
-        """The reason in ``lang``; an error without a French text gives its English one."""
-        return str(self)
+    def __init__(self, reason: str | Message = "", /) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def message(self, lang: str | None = None) -> str:
+        """The reason in ``lang`` (default: the current language); a plain-string reason as it is."""
+        return self.reason if isinstance(self.reason, str) else self.reason.message(lang)
+
+    def __str__(self) -> str:
+        return self.message()
 
 
 class NotationError(AtoutError):
@@ -26,10 +59,10 @@ class RulesError(AtoutError):
 
 
 class TranslatedError(AtoutError):
-    """An error whose reason is given in French and in English; ``str()`` gives the English one.
+    """An error whose reason is written in French and in English (``reason_fr``, ``reason_en``).
 
     >>> err = TranslatedError("Pas de belote à sans atout", "no belote at sans atout", code="belote")
-    >>> err.message("fr"), err.message("en"), str(err), err.code
+    >>> err.message("fr"), err.message("en"), err.reason_en, err.code
     ('Pas de belote à sans atout', 'no belote at sans atout', 'no belote at sans atout', 'belote')
     """
 
@@ -39,16 +72,16 @@ class TranslatedError(AtoutError):
         self.reason_en = reason_en
         self.code = code
 
-    def message(self, lang: str = "fr") -> str:
-        return self.reason_fr if lang == "fr" else self.reason_en
+    def message(self, lang: str | None = None) -> str:
+        return self.reason_fr if normalize(lang) == "fr" else self.reason_en
 
 
 class IllegalAction(TranslatedError):
     """An action the rules forbid at this point; the deal is left unchanged.
 
     >>> err = IllegalAction("Vous devez monter à l'atout", "you must overtrump", code="overtrump")
-    >>> err.message("fr"), str(err), err.code
-    ("Vous devez monter à l'atout", 'you must overtrump', 'overtrump')
+    >>> err.message("en"), err.code
+    ('you must overtrump', 'overtrump')
     """
 
 
@@ -61,9 +94,17 @@ class FactsError(TranslatedError):
 
 
 class RecordError(AtoutError):
-    """A malformed or inconsistent game record, with the line where it was found."""
+    """A malformed or inconsistent game record, with the line where it was found (``detail``: without it)."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, reason: str | Message, line: int | None = None) -> None:
+        super().__init__(reason)
         self.line = line
-        self.detail = message
-        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+    def detail(self, lang: str | None = None) -> str:
+        """The reason without the line."""
+        return super().message(lang)
+
+    def message(self, lang: str | None = None) -> str:
+        if self.line is None:
+            return self.detail(lang)
+        return tr("errors.at_line", lang, line=self.line, reason=self.detail(lang))

@@ -17,6 +17,13 @@ speak its own player's language).
 Traceback (most recent call last):
 ...
 KeyError: 'no.such.key'
+
+A :class:`Message` is a message not yet put into words: errors carry one, and each
+interface renders it in its player's language.
+
+>>> text = Message("common.you_win", name=Message("common.side.NS"))
+>>> text.message("fr"), text.message("en")
+('Nord–Sud gagne la partie\u202f!', 'North–South win the game!')
 """
 
 from __future__ import annotations
@@ -44,11 +51,15 @@ def normalize(lang: str | None) -> str:
 
 
 def set_language(lang: str) -> None:
-    """Make ``lang`` the language of messages asked without one (in this context)."""
+    """Make ``lang`` the language of messages asked without one (in this context); French by default.
+
+    ``str()`` of atout's errors follows it too (:class:`atout.errors.AtoutError`).
+    """
     _current.set(normalize(lang))
 
 
 def get_language() -> str:
+    """The current language (``fr`` unless :func:`set_language` or :func:`language` said otherwise)."""
     return _current.get()
 
 
@@ -84,6 +95,52 @@ def tr(key: str, lang: str | None = None, /, **values: object) -> str:
     return messages(normalize(lang))[key].format(**values)
 
 
+def plural(key: str, n: int, lang: str | None = None, /, **values: object) -> str:
+    """``key.one`` or ``key.other``, as ``n`` asks in ``lang`` (French: 0 and 1 are singular), ``n`` filled in.
+
+    >>> plural("text.mistakes", 0, "fr"), plural("text.mistakes", 0, "en"), plural("text.mistakes", 2, "fr")
+    ('0 erreur', '0 mistakes', '2 erreurs')
+    """
+    code = normalize(lang)
+    one = n in (0, 1) if code == "fr" else n == 1
+    return tr(f"{key}.{'one' if one else 'other'}", code, n=n, **values)
+
+
+class Message:
+    """A catalogue key and its values, put into words only when shown (:meth:`message`).
+
+    A value may itself be a :class:`Message` (or an error): it is rendered in the same language.
+    """
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values = values
+
+    def message(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: the current language)."""
+        code = normalize(lang)
+        return tr(self.key, code, **{k: _rendered(v, code) for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.message()
+
+    def __repr__(self) -> str:
+        return f"Message({self.key!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _rendered(value: object, lang: str) -> object:
+    message = getattr(value, "message", None)
+    return message(lang) if callable(message) else value
+
+
 def section(prefix: str, lang: str | None = None) -> dict[str, str]:
     """The messages whose key starts with ``prefix`` (e.g. ``web.``), as sent to a web page."""
     return {k: v for k, v in messages(normalize(lang)).items() if k.startswith(prefix)}
@@ -92,10 +149,12 @@ def section(prefix: str, lang: str | None = None) -> dict[str, str]:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "Message",
     "get_language",
     "language",
     "messages",
     "normalize",
+    "plural",
     "section",
     "set_language",
     "tr",

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from atout.cards import format_hand, parse_hand
-from atout.errors import NotationError
+from atout.errors import NotationError, excerpt
+from atout.i18n import Message
 from atout.rules import Ruleset
 
 _LETTERS = {
@@ -61,7 +62,9 @@ def parse_seat(rules: Ruleset, text: str) -> int:
     letters = seat_letters(rules)
     if key in letters and (len(raw) == 1 or raw.lower() in (_NAMES_FR[key].lower(), _NAMES_EN[key].lower())):
         return letters.index(key)
-    raise NotationError(f"unknown seat {text!r} (seats here: {', '.join(letters)} or 0..{rules.players - 1})")
+    raise NotationError(
+        Message("notation.seat", text=excerpt(text), letters=", ".join(letters), last=rules.players - 1)
+    )
 
 
 def format_deal_line(rules: Ruleset, hands: Sequence[int], first: int = 0) -> str:
@@ -75,18 +78,18 @@ def parse_deal_line(rules: Ruleset, text: str) -> list[int]:
     """Hands by seat from a deal line ``X:hand hand ...`` (a hand may be ``-`` if unknown/empty)."""
     raw = text.strip()
     if ":" not in raw:
-        raise NotationError(f"malformed deal {text!r}: expected 'N:hand hand ...'")
+        raise NotationError(Message("notation.deal", text=excerpt(text)))
     head, _, body = raw.partition(":")
     first = parse_seat(rules, head)
     parts = body.split()
     if len(parts) != rules.players:
-        raise NotationError(f"malformed deal {text!r}: {len(parts)} hands for {rules.players} players")
+        raise NotationError(Message("notation.deal_hands", hands=len(parts), players=rules.players))
     hands = [0] * rules.players
     seen = 0
     for i, part in enumerate(parts):
         mask = parse_hand(part)
         if mask & seen:
-            raise NotationError(f"malformed deal {text!r}: a card is in two hands")
+            raise NotationError(Message("notation.deal_twice"))
         seen |= mask
         hands[(first + i) % rules.players] = mask
     return hands

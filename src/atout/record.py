@@ -31,7 +31,8 @@ from typing import Any
 from atout.actions import Action, Bid, Play, parse_action
 from atout.cards import Card, format_hand, parse_hand
 from atout.deal import Deal, Phase
-from atout.errors import AtoutError, RecordError
+from atout.errors import AtoutError, RecordError, excerpt
+from atout.i18n import Message
 from atout.notation import format_deal_line, parse_deal_line, parse_seat, seat_letter
 from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS, Ruleset
 
@@ -61,7 +62,7 @@ class Record:
     def from_deal(cls, deal: Deal, **tags: str) -> Record:
         """The record of a deal (finished or not); ``tags`` e.g. ``Event="Club"``, ``South="Alice"``."""
         if not deal.has_history:
-            raise RecordError("a deal set up from a mid-play position has no full history to record")
+            raise RecordError(Message("record.snapshot"))
         all_tags = {"Event": "?", "Site": "?", "Date": date.today().strftime("%Y.%m.%d")}
         for seat in range(deal.rules.players):
             all_tags[_SEAT_TAGS_EN[seat_letter(deal.rules, seat)]] = "?"
@@ -81,14 +82,15 @@ class Record:
         try:
             deal = Deal.from_hands(self.rules, self.hands, self.dealer, retourne=self.retourne, stock=self.stock)
         except AtoutError as err:
-            raise RecordError(f"the cards do not make a deal: {err}", self.tag_lines.get("Deal")) from None
+            raise RecordError(Message("record.no_deal", reason=err), self.tag_lines.get("Deal")) from None
         for i, action in enumerate(self.actions):
             try:
                 deal.apply(action)
             except AtoutError as err:
                 line = self.lines[i] if i < len(self.lines) else None
-                message = err.reason_en if hasattr(err, "reason_en") else str(err)
-                raise RecordError(f"action {i + 1} ({action.notation()}): {message}", line) from None
+                raise RecordError(
+                    Message("record.action", number=i + 1, action=action.notation(), reason=err), line
+                ) from None
         return deal
 
     # ------------------------------------------------------------------- text
@@ -138,7 +140,7 @@ class Record:
         """Read one record; see :func:`read_records` for a file holding several."""
         records = list(_parse_records(text))
         if len(records) != 1:
-            raise RecordError(f"expected one record, found {len(records)}")
+            raise RecordError(Message("record.not_one", count=len(records)))
         return records[0]
 
     # ------------------------------------------------------------------- JSON
@@ -190,17 +192,21 @@ class Record:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not an atout record (format must be {FORMAT!r})")
+            raise RecordError(Message("record.not_a_record", format=FORMAT))
         if data.get("version") != VERSION:
-            raise RecordError(f"unsupported record version {data.get('version')!r} (this atout reads {VERSION})")
+            raise RecordError(Message("record.version", version=excerpt(repr(data.get("version"))), known=VERSION))
         try:
             named = data["rules"].get("name") if isinstance(data["rules"], dict) else None
             if named not in PRESETS:
-                raise RecordError(f"unknown ruleset {named!r}: its name must be a preset ({', '.join(PRESETS)})")
+                raise RecordError(
+                    Message("record.unknown_ruleset", name=excerpt(str(named)), presets=", ".join(PRESETS))
+                )
             rules = Ruleset.from_dict(data["rules"])
             if rules.fingerprint != data.get("fingerprint"):
                 raise RecordError(
-                    f"ruleset fingerprint {data.get('fingerprint')!r} does not match its options ({rules.fingerprint})"
+                    Message(
+                        "record.json_fingerprint", says=excerpt(repr(data.get("fingerprint"))), own=rules.fingerprint
+                    )
                 )
             hands = [parse_hand(h) for h in data["hands"]]
             retourne = Card.parse(data["retourne"]) if data.get("retourne") else None
@@ -210,11 +216,13 @@ class Record:
         except (KeyError, TypeError, ValueError) as err:
             if isinstance(err, RecordError):
                 raise
-            raise RecordError(f"malformed record: {err}") from None
+            raise RecordError(
+                Message("record.malformed", reason=err if isinstance(err, AtoutError) else excerpt(str(err)))
+            ) from None
         expected = record.to_dict()
         for key in ("contract", "tricks", "result"):
             if key in data and data[key] != expected[key]:
-                raise RecordError(f"field {key!r} does not match what replaying the actions gives")
+                raise RecordError(Message("record.field", field=key))
         return record
 
     @classmethod
@@ -222,7 +230,7 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise RecordError(f"malformed JSON: {err.msg}", err.lineno) from None
+            raise RecordError(Message("record.json", reason=err.msg), err.lineno) from None
         return cls.from_dict(data)
 
 
@@ -257,7 +265,7 @@ def _parse_options(text: str, line: int) -> dict[str, Any]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, sep, raw = item.partition("=")
         if not sep:
-            raise RecordError(f"malformed option {item!r} (expected name=value)", line)
+            raise RecordError(Message("record.option", option=excerpt(item)), line)
         value: Any = raw
         if raw in ("true", "false"):
             value = raw == "true"
@@ -355,26 +363,26 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
     for number, line in block:
         if line.startswith("["):
             if not line.endswith('"]') or ' "' not in line:
-                raise RecordError(f'malformed tag {line!r} (expected [Name "value"])', number)
+                raise RecordError(Message("record.tag", line=excerpt(line)), number)
             key, _, value = line[1:-2].partition(' "')
             key = key.strip()
             if not key.isidentifier() or key in tags:
-                raise RecordError(f"bad or repeated tag {key!r}", number)
+                raise RecordError(Message("record.bad_tag", tag=excerpt(key)), number)
             tags[key] = (_unescape(value), number)
             current = key if key in sections else None
         elif current is None:
-            raise RecordError(f"unexpected line {line!r} outside the Auction and Play sections", number)
+            raise RecordError(Message("record.unexpected", line=excerpt(line)), number)
         else:
             sections[current].append((number, line))
     for needed in ("Ruleset", "Dealer", "Deal", "Auction"):
         if needed not in tags:
-            raise RecordError(f"missing tag [{needed}]", block[0][0])
+            raise RecordError(Message("record.missing_tag", tag=needed), block[0][0])
     rules = _rules_from_tags(tags)
     dealer = _seat(rules, tags["Dealer"])
     try:
         hands = parse_deal_line(rules, tags["Deal"][0])
     except AtoutError as err:
-        raise RecordError(str(err), tags["Deal"][1]) from None
+        raise RecordError(err.reason, tags["Deal"][1]) from None
     retourne = None
     stock: tuple[int, ...] = ()
     if "Retourne" in tags:
@@ -382,7 +390,7 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
             retourne = Card.parse(tags["Retourne"][0])
             stock = tuple(Card.parse(c) for c in tags.get("Stock", ("", 0))[0].split())
         except AtoutError as err:
-            raise RecordError(str(err), tags["Retourne"][1]) from None
+            raise RecordError(err.reason, tags["Retourne"][1]) from None
     actions: list[Action] = []
     lines: list[int] = []
     for number, line in sections["Auction"]:
@@ -393,7 +401,7 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
     for number, line in sections["Play"]:
         head, sep, body = line.partition(":")
         if not sep:
-            raise RecordError(f"malformed trick line {line!r} (expected 'N: cards = winner points')", number)
+            raise RecordError(Message("record.trick_line", line=excerpt(line)), number)
         _seat(rules, (head, number))
         moves, eq, tail = body.partition("=")
         for token in moves.split():
@@ -402,7 +410,7 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
         if eq:
             parts = tail.split()
             if len(parts) != 2 or not parts[1].isdigit():
-                raise RecordError(f"malformed trick result {tail.strip()!r} (expected 'winner points')", number)
+                raise RecordError(Message("record.trick_result", result=excerpt(tail)), number)
             expected_winners.append((number, _seat(rules, (parts[0], number)), int(parts[1])))
     public = {
         k: v[0]
@@ -438,7 +446,7 @@ def _rules_from_tags(tags: dict[str, tuple[str, int]]) -> Ruleset:
     written is read as it was then (:data:`~atout.rules.FORMER_PRESETS`)."""
     name, line = tags["Ruleset"]
     if name not in PRESETS:
-        raise RecordError(f"unknown ruleset {name!r}: [Ruleset] names a preset ({', '.join(PRESETS)})", line)
+        raise RecordError(Message("record.unknown_ruleset", name=excerpt(name), presets=", ".join(PRESETS)), line)
     try:
         options = _parse_options(*tags["Options"]) if "Options" in tags else {}
         rules = Ruleset.preset(name).replace(**options)
@@ -448,11 +456,10 @@ def _rules_from_tags(tags: dict[str, tuple[str, int]]) -> Ruleset:
                 if then.fingerprint == tags["Fingerprint"][0]:
                     return then
     except AtoutError as err:
-        raise RecordError(str(err), tags.get("Options", (name, line))[1]) from None
+        raise RecordError(err.reason, tags.get("Options", (name, line))[1]) from None
     if "Fingerprint" in tags and tags["Fingerprint"][0] != rules.fingerprint:
         raise RecordError(
-            f"the ruleset's fingerprint is {rules.fingerprint}, the record says "
-            f"{tags['Fingerprint'][0]}: it was written under other rules",
+            Message("record.fingerprint", own=rules.fingerprint, says=excerpt(tags["Fingerprint"][0])),
             tags["Fingerprint"][1],
         )
     return rules
@@ -462,14 +469,14 @@ def _seat(rules: Ruleset, tag: tuple[str, int]) -> int:
     try:
         return parse_seat(rules, tag[0])
     except AtoutError as err:
-        raise RecordError(str(err), tag[1]) from None
+        raise RecordError(err.reason, tag[1]) from None
 
 
 def _action(token: str, line: int) -> Action:
     try:
         return parse_action(token)
     except AtoutError as err:
-        raise RecordError(str(err), line) from None
+        raise RecordError(err.reason, line) from None
 
 
 def _check_derived(
@@ -479,12 +486,16 @@ def _check_derived(
     for (line, winner, points), trick in zip(winners, deal.tricks, strict=False):
         if (winner, points) != (trick.winner, trick.points):
             raise RecordError(
-                f"the trick is won by {seat_letter(rules, trick.winner)} for {trick.points} points, "
-                f"not {seat_letter(rules, winner)} {points}",
+                Message(
+                    "record.trick_winner",
+                    winner=seat_letter(rules, trick.winner),
+                    points=trick.points,
+                    says=f"{seat_letter(rules, winner)} {points}",
+                ),
                 line,
             )
     if len(winners) > len(deal.tricks):
-        raise RecordError("a trick result is given for an unfinished trick", winners[len(deal.tricks)][0])
+        raise RecordError(Message("record.unfinished_trick"), winners[len(deal.tricks)][0])
     derived = {"Contract": _contract_text(deal)}
     res = deal.result
     if res is not None and res.score is not None:
@@ -501,7 +512,7 @@ def _check_derived(
         derived["Result"] = "passed" if deal.result is not None else "*"
     for key, value in derived.items():
         if key in tags and tags[key][0] != value:
-            raise RecordError(f"[{key}] says {tags[key][0]!r} but the actions give {value!r}", tags[key][1])
+            raise RecordError(Message("record.derived", tag=key, says=excerpt(tags[key][0]), value=value), tags[key][1])
 
 
 def _keyed(values: dict[int, int]) -> dict[str, int]:

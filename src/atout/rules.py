@@ -14,10 +14,11 @@ arena results and saved games carry.
 True
 >>> Ruleset.from_toml(house.to_toml()) == house
 True
->>> Ruleset.preset("belote")   # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-atout.errors.RulesError: unknown preset 'belote' (known: coinche, contree, contree-colver, classique, ...)
+>>> try:
+...     Ruleset.preset("belote")
+... except RulesError as err:
+...     print(err.message("en"))
+unknown preset 'belote' (known: coinche, contree, contree-colver, classique, bazar, deux, trois)
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from functools import cached_property
 from typing import Any
 
 from atout.announcements import possible_totals
-from atout.errors import RulesError
+from atout.errors import RulesError, excerpt
+from atout.i18n import Message
 from atout.tables import SANS_ATOUT, TOUT_ATOUT
 
 
@@ -258,7 +260,7 @@ class Ruleset:
         """
         key = str(name).strip().lower().replace("é", "e")
         if key not in PRESETS:
-            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+            raise RulesError(Message("rules.preset", name=excerpt(str(name)), presets=", ".join(PRESETS)))
         base = {"name": key, **PRESETS[key]}
         return cls(**base).replace(**options) if options else cls(**base)
 
@@ -266,7 +268,7 @@ class Ruleset:
         """A copy with some options changed; raises :class:`RulesError` on a bad option."""
         unknown = sorted(set(options) - set(OPTION_NAMES) - {"name"})
         if unknown:
-            raise RulesError(f"unknown option(s): {', '.join(unknown)} (see Ruleset.describe())")
+            raise RulesError(Message("rules.unknown_option", options=excerpt(", ".join(unknown))))
         return dataclasses.replace(self, **options)
 
     # ------------------------------------------------------------ identity & I/O
@@ -489,17 +491,19 @@ def _validate(rules: Ruleset) -> None:
         meta = f.metadata
         if isinstance(f.default, bool):
             if not isinstance(value, bool):
-                raise RulesError(f"option {name} must be true or false, not {value!r}")
+                raise RulesError(Message("rules.boolean", option=name, value=excerpt(repr(value))))
         elif isinstance(f.default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"option {name} must be a whole number, not {value!r}")
+                raise RulesError(Message("rules.integer", option=name, value=excerpt(repr(value))))
         elif not isinstance(value, str):
-            raise RulesError(f"option {name} must be text, not {value!r}")
+            raise RulesError(Message("rules.text", option=name, value=excerpt(repr(value))))
         if meta.get("choices") and value not in meta["choices"]:
             allowed = ", ".join(str(c) for c in meta["choices"])
-            raise RulesError(f"option {name} = {value!r} is not allowed (allowed: {allowed})")
+            raise RulesError(Message("rules.choice", option=name, value=excerpt(repr(value)), allowed=allowed))
         if meta.get("low") is not None and not meta["low"] <= value <= meta["high"]:
-            raise RulesError(f"option {name} = {value!r} is out of range ({meta['low']}..{meta['high']})")
+            raise RulesError(
+                Message("rules.range", option=name, value=excerpt(repr(value)), low=meta["low"], high=meta["high"])
+            )
     deck = rules.deck_size
     if rules.players * rules.hand_size > deck:
         raise RulesError(f"{rules.players} hands of {rules.hand_size} cards do not fit in a {deck}-card deck")

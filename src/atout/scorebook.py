@@ -26,13 +26,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from atout.errors import AtoutError
+from atout.i18n import Message
 from atout.match import Match, MatchEntry
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sheets (
-    id INTEGER PRIMARY KEY,
+# AUTOINCREMENT: a deleted sheet's number is never given to another one.
+_SHEETS = """
+CREATE TABLE IF NOT EXISTS {name} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL,
     rules TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
@@ -40,6 +42,10 @@ CREATE TABLE IF NOT EXISTS sheets (
     created TEXT NOT NULL,
     updated TEXT NOT NULL
 );
+"""
+_SCHEMA = (
+    _SHEETS.format(name="sheets")
+    + """
 CREATE TABLE IF NOT EXISTS deals (
     sheet INTEGER NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
     number INTEGER NOT NULL,
@@ -48,6 +54,7 @@ CREATE TABLE IF NOT EXISTS deals (
     PRIMARY KEY (sheet, number)
 );
 """
+)
 
 
 @dataclass
@@ -79,10 +86,11 @@ class ScoreBook:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(path))
+            _migrate(self.db)
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as err:
-            raise AtoutError(f"{path} is not a score book atout can read ({err})") from None
+            raise AtoutError(Message("scorebook.unreadable", path=str(path), reason=str(err))) from None
 
     def close(self) -> None:
         self.db.close()
@@ -91,7 +99,7 @@ class ScoreBook:
     def create(self, rules: Ruleset, name: str, sides: list[str] | None = None) -> Sheet:
         sides = sides or _default_sides(rules)
         if len(sides) != len(rules.sides):
-            raise AtoutError(f"this game has {len(rules.sides)} sides, not {len(sides)} names")
+            raise AtoutError(Message("scorebook.sides", sides=len(rules.sides), names=len(sides)))
         now = _now()
         with self.db:
             cursor = self.db.execute(
@@ -114,20 +122,22 @@ class ScoreBook:
             "SELECT id, name, rules, fingerprint, sides, created, updated FROM sheets WHERE id = ?", (sheet_id,)
         ).fetchone()
         if row is None:
-            raise AtoutError(f"there is no score sheet number {sheet_id}")
+            raise AtoutError(Message("scorebook.no_sheet", id=sheet_id))
         rules = Ruleset.from_json(row[2])
         if rules.fingerprint != row[3]:
-            raise AtoutError(f"sheet {sheet_id}: its ruleset does not match its fingerprint (corrupt record)")
+            raise AtoutError(Message("scorebook.corrupt", id=sheet_id))
         match = Match(rules)
         for (facts,) in self.db.execute("SELECT facts FROM deals WHERE sheet = ? ORDER BY number", (sheet_id,)):
             match.add_facts(DealFacts.from_dict(json.loads(facts)) if facts else None, stored=True)
         return Sheet(row[0], row[1], rules, json.loads(row[4]), row[5], row[6], match)
 
-    def delete(self, sheet_id: int) -> None:
-        self.load(sheet_id)
+    def delete(self, sheet_id: int) -> Sheet:
+        """Delete a sheet and its deals; returns what was deleted. Its number is never used again."""
+        sheet = self.load(sheet_id)
         with self.db:
             self.db.execute("DELETE FROM deals WHERE sheet = ?", (sheet_id,))
             self.db.execute("DELETE FROM sheets WHERE id = ?", (sheet_id,))
+        return sheet
 
     # ------------------------------------------------------------- deals
     def add(self, sheet_id: int, facts: DealFacts | None) -> MatchEntry:
@@ -146,7 +156,7 @@ class ScoreBook:
         """Remove the last deal."""
         sheet = self.load(sheet_id)
         if not sheet.entries:
-            raise AtoutError("there is no deal to undo")
+            raise AtoutError(Message("scorebook.nothing_to_undo"))
         with self.db:
             self.db.execute("DELETE FROM deals WHERE sheet = ? AND number = ?", (sheet_id, len(sheet.entries)))
             self._touch(sheet_id)
@@ -169,34 +179,37 @@ class ScoreBook:
     # ------------------------------------------------------------ export
     def export_json(self, sheet_id: int) -> str:
         sheet = self.load(sheet_id)
-        return json.dumps(
-            {
-                "format": "atout-scoresheet",
-                "version": 1,
-                "name": sheet.name,
-                "created": sheet.created,
-                "rules": sheet.rules.to_dict(),
-                "fingerprint": sheet.rules.fingerprint,
-                "sides": sheet.sides,
-                "deals": [
-                    {
-                        "number": i + 1,
-                        "facts": e.facts.to_dict() if e.facts else None,
-                        "marks": {sheet.sides[s]: v for s, v in e.marks.items()},
-                        "totals": {sheet.sides[s]: v for s, v in e.totals.items()},
-                    }
-                    for i, e in enumerate(sheet.entries)
-                ],
-                "winner": sheet.sides[sheet.match.winner] if sheet.match.winner is not None else None,
-            },
-            ensure_ascii=False,
-            indent=1,
+        return (
+            json.dumps(
+                {
+                    "format": "atout-scoresheet",
+                    "version": 1,
+                    "name": sheet.name,
+                    "created": sheet.created,
+                    "rules": sheet.rules.to_dict(),
+                    "fingerprint": sheet.rules.fingerprint,
+                    "sides": sheet.sides,
+                    "deals": [
+                        {
+                            "number": i + 1,
+                            "facts": e.facts.to_dict() if e.facts else None,
+                            "marks": {sheet.sides[s]: v for s, v in e.marks.items()},
+                            "totals": {sheet.sides[s]: v for s, v in e.totals.items()},
+                        }
+                        for i, e in enumerate(sheet.entries)
+                    ],
+                    "winner": sheet.sides[sheet.match.winner] if sheet.match.winner is not None else None,
+                },
+                ensure_ascii=False,
+                indent=1,
+            )
+            + "\n"
         )
 
     def export_csv(self, sheet_id: int) -> str:
         sheet = self.load(sheet_id)
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = csv.writer(out, lineterminator="\n")
         writer.writerow(
             [
                 "deal",
@@ -233,6 +246,24 @@ class ScoreBook:
             row += [*(entry.marks[s] for s in sheet.rules.sides), *(entry.totals[s] for s in sheet.rules.sides)]
             writer.writerow(row)
         return out.getvalue()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Give a book made before sheet numbers were kept unique (no AUTOINCREMENT) the new table, in place."""
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'sheets'").fetchone()
+    if row is None or "AUTOINCREMENT" in row[0].upper():
+        return
+    db.execute("PRAGMA foreign_keys = OFF")  # the deals keep pointing at « sheets » while it is rebuilt
+    db.execute("BEGIN")
+    try:
+        db.execute(_SHEETS.format(name="sheets_new"))
+        db.execute("INSERT INTO sheets_new SELECT * FROM sheets")
+        db.execute("DROP TABLE sheets")
+        db.execute("ALTER TABLE sheets_new RENAME TO sheets")
+    except sqlite3.DatabaseError:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _json(facts: DealFacts | None) -> str | None:

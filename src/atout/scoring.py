@@ -28,7 +28,7 @@ Rounding never makes a contract: made or failed is decided on the raw totals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -159,7 +159,7 @@ class DealFacts:
         >>> DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
         Traceback (most recent call last):
         ...
-        atout.errors.FactsError: no belote at sans atout: there is no trump (FFB §11.2)
+        atout.errors.FactsError: Pas de belote à sans atout : il n'y a pas d'atout (FFB §11.2)
         """
         self.check_form(rules)
         check_contract(rules, self.contract)
@@ -220,7 +220,7 @@ def check_contract(rules: Ruleset, contract: Contract) -> None:
     >>> check_contract(Ruleset.preset("contree"), Contract(200, 1, 0))    # « de 80 à 160 »
     Traceback (most recent call last):
     ...
-    atout.errors.FactsError: invalid bid: 80 to 160 in steps of 10
+    atout.errors.FactsError: Enchère invalide : de 80 à 160, par 10
     """
     if rules.auction == "retourne":
         if contract.value or contract.capot or contract.strain not in range(4):
@@ -421,13 +421,33 @@ def _check_announcements(rules: Ruleset, facts: DealFacts) -> None:
 
 
 @dataclass(frozen=True)
+class ScoreTerm:
+    """One of the amounts a multiplied score line adds up (the fall's 160, the announcements...)."""
+
+    what_fr: str
+    what_en: str
+    points: int
+
+    def label(self, lang: str = "fr") -> str:
+        return self.what_fr if lang == "fr" else self.what_en
+
+
+@dataclass(frozen=True)
 class ScoreLine:
-    """One term of a deal's score, for the deal summary."""
+    """One term of a deal's score, for the deal summary; a deal's lines add up to its marks.
+
+    A line that is a sum multiplied (a coinched contract) gives its ``parts`` and ``factor``:
+    ``points == sum(part.points for part in parts) * factor``. The last lines of a side may be
+    its rounding (``rounding``).
+    """
 
     side: int
     what_fr: str
     what_en: str
     points: int
+    factor: int = 1
+    parts: tuple[ScoreTerm, ...] = ()
+    rounding: bool = False
 
     def label(self, lang: str = "fr") -> str:
         return self.what_fr if lang == "fr" else self.what_en
@@ -485,10 +505,15 @@ class _Scorer:
         c = facts.contract
         self.amount = rules.capot_contract if c.capot and not c.value else c.value
 
-    def add(self, side: int, points: int, fr: str, en: str) -> None:
+    def add(self, side: int, points: int, fr: str, en: str, factor: int = 1, parts: Sequence[ScoreTerm] = ()) -> None:
         if points:
             self.marks[side] += points
-            self.lines.append(ScoreLine(side, fr, en, points))
+            self.lines.append(ScoreLine(side, fr, en, points, factor, tuple(p for p in parts if p.points)))
+
+    def product(self, side: int, parts: Sequence[ScoreTerm], factor: int, fr: str, en: str) -> None:
+        """Add the sum of ``parts`` times ``factor`` as one line (labelled ``× factor`` when it is above 1)."""
+        total = sum(p.points for p in parts) * factor
+        self.add(side, total, fr + _times(factor), en + _times(factor), factor, parts)
 
     def outcome(self) -> str:
         rules, c, t = self.rules, self.contract, self.takers
@@ -519,6 +544,9 @@ class _Scorer:
         else:
             getattr(self, "_" + self.rules.scoring)(outcome == MADE)
         rounded = {s: self._round(v) for s, v in self.marks.items()}
+        for side, value in rounded.items():
+            if value != self.marks[side]:
+                self.lines.append(ScoreLine(side, "Arrondi", "rounding", value - self.marks[side], rounding=True))
         losers = set()
         if outcome != MADE:
             losers.add(self.takers)
@@ -559,13 +587,14 @@ class _Scorer:
             return self.rules.capot_points
         return self.rules.chute_points
 
-    def _scoped(self, side: int, base: int, fr: str, en: str) -> None:
+    def _scoped(self, side: int, base: Sequence[ScoreTerm], fr: str, en: str) -> None:
         """Add ``base`` plus the contract, the coinche multiplier applied by ``multiplier_scope``."""
+        contract = ScoreTerm("Contrat", "contract", self.amount)
         if self.rules.multiplier_scope == "all" or self.mult == 1:
-            self.add(side, (base + self.amount) * self.mult, fr + _times(self.mult), en + _times(self.mult))
+            self.product(side, [*base, contract], self.mult, fr, en)
         else:
-            self.add(side, base, fr, en)
-            self.add(side, self.amount * self.mult, "Contrat" + _times(self.mult), "contract" + _times(self.mult))
+            self.product(side, base, 1, fr, en)
+            self.product(side, [contract], self.mult, "Contrat", "contract")
 
     # ----------------------------------------------------------- the formulas
     def _ffb(self, made: bool) -> None:
@@ -583,14 +612,31 @@ class _Scorer:
                 self._side_points(d, belote=not taken)
             self.add(t, self.belote[d] * taken, "Belote adverse", "opponents' belote")
         elif made:
-            base = rules.capot_contract if self.facts.capot == t else rules.chute_points
-            base += self.ann[t] + self.belote[t] + self.ann[d] + self.belote[d] * prenable
+            first = (
+                ScoreTerm("Capot", "capot", rules.capot_contract)
+                if self.facts.capot == t
+                else ScoreTerm("Points de la donne", "the deal's points", rules.chute_points)
+            )
+            base = [first, *self._bonuses(t, self.belote[t]), *self._bonuses(d, self.belote[d] * prenable)]
             self._scoped(t, base, "Contrat coinché réussi", "coinched contract made")
             self.add(d, self.belote[d] * (not prenable), "Belote", "belote")
         else:
             self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
-            base = rules.chute_points + self.ann[d] + self.belote[d] + self.ann[t] + self.belote[t] * prenable
+            fall = ScoreTerm("Chute", "fall", rules.chute_points)
+            base = [fall, *self._bonuses(d, self.belote[d]), *self._bonuses(t, self.belote[t] * prenable)]
             self._scoped(d, base, "Chute", "contract failed")
+
+    def _bonuses(self, side: int, belote: int) -> list[ScoreTerm]:
+        """A side's announcements and the belote it brings to a multiplied score."""
+        if side == self.takers:
+            return [
+                ScoreTerm("Annonces des preneurs", "the takers' announcements", self.ann[side]),
+                ScoreTerm("Belote des preneurs", "the takers' belote", belote),
+            ]
+        return [
+            ScoreTerm("Annonces de la défense", "the defence's announcements", self.ann[side]),
+            ScoreTerm("Belote de la défense", "the defence's belote", belote),
+        ]
 
     def _winner(self, made: bool) -> int:
         return self.takers if made else self.defence[0]
@@ -601,7 +647,7 @@ class _Scorer:
         if not (self.contract.capot and prime):
             return False
         winner = self._winner(made)
-        self.add(winner, prime * self.mult, "Capot" + _times(self.mult), "capot" + _times(self.mult))
+        self.product(winner, [ScoreTerm("Capot", "capot", prime)], self.mult, "Capot", "capot")
         if belotes:
             self._belotes_to(winner)
         return True
@@ -618,7 +664,7 @@ class _Scorer:
         if self.contract.level:
             self._scoped(
                 w,
-                self._coinched_base(made),
+                [ScoreTerm("Points de la donne", "the deal's points", self._coinched_base(made))],
                 "Contrat contré" if made else "Chute contrée",
                 "doubled contract made" if made else "doubled contract failed",
             )
@@ -637,8 +683,12 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_prime):
             return
         if self.contract.level:
-            self.add(
-                w, self._coinched_base(made) * self.mult, "Contre" + _times(self.mult), "double" + _times(self.mult)
+            self.product(
+                w,
+                [ScoreTerm("Points de la donne", "the deal's points", self._coinched_base(made))],
+                self.mult,
+                "Contre",
+                "double",
             )
         elif made:
             self.add(t, self.card[t], "Points des plis", "card points")
@@ -654,8 +704,8 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_contract, belotes=False):
             return
         if self.contract.level:
-            self.add(
-                w, self.amount * self.mult, "Contrat contré" + _times(self.mult), "doubled contract" + _times(self.mult)
+            self.product(
+                w, [ScoreTerm("Contrat", "contract", self.amount)], self.mult, "Contrat contré", "doubled contract"
             )
         elif made:
             self.add(w, self.amount, "Contrat", "contract")
@@ -667,7 +717,7 @@ class _Scorer:
         prenable = not rules.belote_imprenable
         if made:
             lose = self._defence_belote_taken()
-            self.add(t, self.totals[t] * self.mult, "Points" + _times(self.mult), "points" + _times(self.mult))
+            self.product(t, self._own(t), self.mult, "Points", "points")
             for d in self.defence:
                 self._side_points(d, belote=not lose)
                 self.add(t, self.belote[d] * lose, "Belote adverse", "opponents' belote")
@@ -676,14 +726,16 @@ class _Scorer:
         lost = self.card[t] + self.ann[t] + self.belote[t] * prenable
         share, extra = divmod(lost, len(self.defence))
         for i, d in enumerate(self.defence):
-            own = self.totals[d]
-            taken = share + (1 if i < extra else 0)
-            self.add(
-                d,
-                (own + taken) * self.mult,
-                "Chute : tous les points" + _times(self.mult),
-                "fall: all the points" + _times(self.mult),
-            )
+            taken = ScoreTerm("Points des preneurs", "the takers' points", share + (1 if i < extra else 0))
+            self.product(d, [*self._own(d), taken], self.mult, "Chute : tous les points", "fall: all the points")
+
+    def _own(self, side: int) -> list[ScoreTerm]:
+        """A side's card points, belote and announcements, as terms."""
+        return [
+            ScoreTerm("Points des plis", "card points", self.card[side]),
+            ScoreTerm("Belote", "belote", self.belote[side]),
+            ScoreTerm("Annonces", "announcements", self.ann[side]),
+        ]
 
 
 def _times(mult: int) -> str:

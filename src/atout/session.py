@@ -24,7 +24,8 @@ from atout.bots import LEVELS, build_agent, load_spec
 from atout.bots.base import Agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal, Phase
-from atout.errors import AtoutError, IllegalAction, RecordError
+from atout.errors import AtoutError, IllegalAction, RecordError, excerpt
+from atout.i18n import Message
 from atout.match import Match
 from atout.notation import parse_seat, seat_letter
 from atout.observation import Observation
@@ -170,8 +171,11 @@ class GameSession:
         return [a for a in analyse(self.deal) if a.seat == self.human]
 
     # ---------------------------------------------------------- save, resume
-    def save(self, path: str | Path) -> None:
-        """Write every deal of the match so far (the current one too, finished or not)."""
+    def save(self, path: str | Path, human: str = "Human") -> None:
+        """Write every deal of the match so far (the current one too, finished or not).
+
+        ``human`` names the human's seat in the records (the interface gives it in its language).
+        """
         tags = {
             "Event": "atout play",
             "Human": seat_letter(self.rules, self.human),
@@ -181,7 +185,7 @@ class GameSession:
             "FirstDealer": seat_letter(self.rules, self.match.first_dealer),
         }
         for seat in range(self.rules.players):
-            tags[_SEAT_TAGS[seat_letter(self.rules, seat)]] = "vous" if seat == self.human else self.spec_of(seat).name
+            tags[_SEAT_TAGS[seat_letter(self.rules, seat)]] = human if seat == self.human else self.spec_of(seat).name
         deals = [e.deal for e in self.match.entries if e.deal is not None]
         if not self._recorded:
             deals.append(self.deal)
@@ -196,16 +200,22 @@ class GameSession:
         """Resume a saved match; raises :class:`RecordError` (with the line) on a bad file."""
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise AtoutError(f"cannot read {path}: {err.strerror}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) else Message("session.not_text")
+            raise AtoutError(Message("session.cannot_read", path=str(path), reason=reason)) from None
+        return cls.from_text(text)
+
+    @classmethod
+    def from_text(cls, text: str) -> GameSession:
+        """Resume the match a save holds (its text); raises :class:`RecordError` (with the line) if it is not one."""
         records = read_records(text)
         if not records:
-            raise RecordError(f"{path} holds no deal")
+            raise RecordError(Message("session.empty"))
         first = records[0]
         tags = first.tags
         for key in ("Human", "Bots", "MatchSeed", "FirstDealer"):
             if key not in tags:
-                raise RecordError(f"{path} is not a saved match (tag [{key}] is missing)")
+                raise RecordError(Message("session.not_a_save", tag=key))
         rules = first.rules
         try:
             session = cls(
@@ -217,13 +227,14 @@ class GameSession:
                 first_dealer=parse_seat(rules, tags["FirstDealer"]),
             )
         except (ValueError, TypeError, AtoutError) as err:
-            raise RecordError(f"{path}: {err}") from None
+            reason = err if isinstance(err, AtoutError) else excerpt(str(err))
+            raise RecordError(Message("session.bad_tags", reason=reason)) from None
         for number, record in enumerate(records):
             if record.rules != rules:
-                raise RecordError(f"{path}: deal {number + 1} is under other rules than the match")
+                raise RecordError(Message("session.other_rules", deal=number + 1))
             deal = record.replay()
             if deal.dealer != session.match.dealer:
-                raise RecordError(f"{path}: deal {number + 1} was dealt by the wrong seat")
+                raise RecordError(Message("session.wrong_dealer", deal=number + 1))
             session.deal = deal
             session._agents = session._make_agents()
             if deal.phase is Phase.DONE and number < len(records) - 1:

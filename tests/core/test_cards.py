@@ -21,6 +21,9 @@ from atout.errors import NotationError
 from atout.notation import format_deal_line, parse_deal_line, parse_seat, seat_letter, seat_name
 from atout.rules import Ruleset
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 
 @pytest.mark.parametrize(
     "text",

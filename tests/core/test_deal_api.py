@@ -11,6 +11,9 @@ from atout import Deal, IllegalAction, NotationError, Phase, Ruleset
 from atout.actions import Bid, Declare, Play, Take, parse_action
 from atout.cards import Card
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 HANDS = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]
 
 

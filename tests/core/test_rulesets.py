@@ -9,6 +9,9 @@ import pytest
 from atout import RulesError, Ruleset
 from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 
 def test_presets_exist_and_validate() -> None:
     assert set(PRESETS) == {"coinche", "contree", "contree-colver", "classique", "bazar", "deux", "trois"}

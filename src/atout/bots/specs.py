@@ -53,7 +53,8 @@ from typing import Any
 from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
 from atout.bots.base import Agent, RandomAgent
 from atout.bots.heuristic import HeuristicAgent
-from atout.errors import AtoutError
+from atout.errors import AtoutError, excerpt
+from atout.i18n import Message
 from atout.observation import Observation
 
 KINDS = ("random", "heuristic", "search")
@@ -123,36 +124,54 @@ class BotSpec:
 
 
 def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
-    """A spec from a level name, a TOML file's path, TOML text or a dict."""
+    """A spec from a level name, a TOML file's path, TOML text or a dict.
+
+    >>> try:
+    ...     load_spec("psychic")
+    ... except AtoutError as err:
+    ...     print(err.message("en"))
+    unknown bot 'psychic' (levels: random, debutant, club, heuristic, expert; or a TOML file)
+    """
     if isinstance(source, BotSpec):
         return source
     if isinstance(source, dict):
-        data = dict(source)
-    else:
-        text = str(source)
-        if text.startswith("colver:"):
-            return _colver_spec(text.removeprefix("colver:"))
-        if text in LEVELS:
-            text = resources.files("atout.bots").joinpath("levels", f"{text}.toml").read_text(encoding="utf-8")
-        elif text.endswith(".toml") or Path(text).is_file():
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as err:
-                raise AtoutError(f"cannot read bot spec {source}: {err.strerror}") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise AtoutError(f"bot spec {source}: malformed TOML ({err})") from None
-    data = data.get("bot", data)
+        return spec_from_dict(source)
+    text = str(source)
+    if text.startswith("colver:"):
+        return _colver_spec(text.removeprefix("colver:"))
+    if text in LEVELS:
+        return parse_spec(resources.files("atout.bots").joinpath("levels", f"{text}.toml").read_text(encoding="utf-8"))
+    if "=" in text:
+        return parse_spec(text)
+    if not text.endswith(".toml") and not Path(text).is_file():
+        raise AtoutError(Message("bots.unknown", name=excerpt(text), levels=", ".join(LEVELS)))
+    try:
+        return parse_spec(Path(text).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else Message("bots.not_text")
+        raise AtoutError(Message("bots.cannot_read", path=excerpt(text), reason=reason)) from None
+
+
+def parse_spec(text: str) -> BotSpec:
+    """A spec from TOML text (a ``[bot]`` table, or its fields at the top)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise AtoutError(Message("bots.toml", reason=str(err))) from None
+    return spec_from_dict(data.get("bot", data))
+
+
+def spec_from_dict(data: dict[str, Any]) -> BotSpec:
+    """A spec from its fields; raises :class:`AtoutError` naming a missing name or an unknown field."""
     if "name" not in data:
-        raise AtoutError("a bot spec needs a name")
+        raise AtoutError(Message("bots.no_name"))
     if "peer_spec" in data:
         from atout.bots.peers import peer_spec_text
 
-        data["peer_spec"] = peer_spec_text(data["peer_spec"])
+        data = {**data, "peer_spec": peer_spec_text(data["peer_spec"])}
     unknown = sorted(set(data) - set(BotSpec.__dataclass_fields__))
     if unknown:
-        raise AtoutError(f"bot spec {data['name']!r}: unknown field(s) {', '.join(unknown)}")
+        raise AtoutError(Message("bots.unknown_fields", name=excerpt(str(data["name"])), fields=", ".join(unknown)))
     try:
         return BotSpec(**data)
     except TypeError as err:

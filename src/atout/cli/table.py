@@ -1,109 +1,49 @@
 """``atout play``: a match in the terminal, as South against three bots (Textual).
 
-The screen fits 80×24: the score and the contract on top, the table with the trick
-in progress (or the last calls during the auction), what just happened, your hand
-numbered with the playable cards marked, and the prompt. Keys: the card's number
-to play it, ``?`` for the expert's hint, ``d`` (``l`` in English) for the last
-trick, ``s`` to save, ``q`` to quit. Bids are typed (``90H``, ``100 coeur``,
-``80SA``, ``P``, ``X``...). Bots think in a worker thread, so the screen never freezes.
+The screen fits 80×24 (a smaller terminal gets a message instead): the score and the
+standing bid or the contract on top, the table with the trick in progress (or the last
+calls during the auction; a completed trick stays, with its winner, for a moment or until a
+key), what just happened, your hand numbered with the playable cards marked (hearts and
+diamonds in red), the prompt, and the keys that work now. Keys: the card's number to play
+it, ``?`` for the expert's hint, ``d`` (``l`` in English) for the last trick, ``s`` to save,
+``q`` or Ctrl+C to save and quit. Bids are typed in the player's language (``90C``,
+``100 cœur``, ``P``, ``X``...; see :mod:`atout.cli.typed`), and said back in words. Bots think
+in a worker thread, so the screen never freezes; the solver's kernels are compiled in the
+background at start-up, and a hint asked before that says it must wait.
 """
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen
+from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from atout.actions import (
-    Action,
-    Bid,
-    Coinche,
-    Declare,
-    Pass,
-    Play,
-    Surcoinche,
-    Take,
-    parse_call,
-    parse_strain,
-    strain_name,
-)
+from atout.actions import Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
+from atout.auction import BiddingAuction, Contract
 from atout.cards import Card, sorted_for_display
-from atout.cli.i18n import t
-from atout.cli.text import deal_summary, side_name
-from atout.deal import Phase
-from atout.errors import AtoutError, IllegalAction, NotationError
-from atout.notation import seat_name
+from atout.cli.summary import SummaryScreen
+from atout.cli.text import call_words, contract_text, seat_name, side_name, strain_words
+from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed, which
+from atout.deal import Phase, Trick
+from atout.errors import AtoutError, IllegalAction
+from atout.i18n import plural, tr
+from atout.notation import seat_letter
 from atout.session import GameSession
-from atout.solver.analysis import CardAnalysis
 
-
-class SummaryScreen(ModalScreen[bool]):
-    """The end of a deal: the score in detail, then the double-dummy cost of the human's cards."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "next", show=False),
-        Binding("space", "next", show=False),
-        Binding("q", "quit_game", show=False),
-    ]
-
-    def __init__(self, app: TableApp) -> None:
-        super().__init__()
-        self.table = app
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="summary")
-
-    def on_mount(self) -> None:
-        self.table.session.finish_deal()
-        self.query_one("#summary", Static).update(self._text(None))
-        if self.table.session.deal.contract is not None and self.table.analyse:
-            self._analyse()
-
-    @work(thread=True, exclusive=True)
-    def _analyse(self) -> None:
-        analysis = self.table.session.analysis()
-        self.app.call_from_thread(self._show, analysis)
-
-    def _show(self, analysis: list[CardAnalysis]) -> None:
-        self.query_one("#summary", Static).update(self._text(analysis))
-
-    def _text(self, analysis: list[CardAnalysis] | None) -> str:
-        session, lang = self.table.session, self.table.lang
-        lines = [f"[b]{t('deal_over', lang)}[/b]", escape(deal_summary(session.deal, lang, hands=False))]
-        if session.deal.contract is not None and self.table.analyse:
-            lines.append("")
-            lines.append(f"[b]{t('analysis', lang)}[/b]")
-            if analysis is None:
-                lines.append(t("analysis_wait", lang))
-            else:
-                row = []
-                for a in analysis:
-                    mark = f"[red]{a.card.label(lang)} −{a.cost}[/red]" if a.mistake else a.card.label(lang)
-                    row.append(mark)
-                lines.append("  ".join(row))
-                lost = sum(a.cost for a in analysis)
-                mistakes = sum(a.mistake for a in analysis)
-                lines.append(t("mistakes", lang, n=mistakes, points=lost) if mistakes else t("no_mistake", lang))
-        lines.append("")
-        if session.match_over:
-            winner = side_name(session.deal, session.match.winner or 0, lang)
-            lines.append(f"[b]{t('match_over', lang, winner=winner)}[/b]  {t('match_over_keys', lang)}")
-        else:
-            lines.append(t("continue", lang))
-        return "\n".join(lines)
-
-    def action_next(self) -> None:
-        if not self.table.session.match_over:
-            self.dismiss(True)
-
-    def action_quit_game(self) -> None:
-        self.dismiss(False)
+#: The smallest terminal the table is drawn in.
+MIN_SIZE = (80, 24)
+#: Seconds a completed trick stays on the table (unless a key is pressed).
+TRICK_PAUSE = 1.5
 
 
 class TableApp(App[None]):
@@ -112,6 +52,7 @@ class TableApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "save", priority=True),
         Binding("ctrl+q", "leave", "quit", priority=True),
+        Binding("ctrl+c", "leave", "quit", priority=True),
     ]
     #: Words that run a command when typed in the entry (during the auction the keys go there).
     ENTRY_COMMANDS: ClassVar[dict[str, str]] = {
@@ -141,6 +82,9 @@ class TableApp(App[None]):
     #keys { height: 1; color: $text-muted; }
     SummaryScreen { align: center middle; }
     #summary { width: 78; height: auto; max-height: 22; border: round $primary; padding: 0 1; background: $panel; }
+    .small-note { display: none; }
+    App.-small #main, App.-small #summary { display: none; }
+    App.-small .small-note { display: block; }
     """
 
     def __init__(
@@ -150,87 +94,157 @@ class TableApp(App[None]):
         save_path: Path | None = None,
         bot_delay: float = 0.6,
         analyse: bool = True,
+        *,
+        warm_up: Callable[[], None] | None = None,
+        trick_pause: float = TRICK_PAUSE,
     ) -> None:
         super().__init__()
         self.session = session
         self.lang = lang
         self.save_path = save_path
+        self.saved_to: Path | None = None
         self.bot_delay = bot_delay
         self.analyse = analyse
+        self.trick_pause = trick_pause
         self.log_lines: list[str] = []
         self.pending_belote: Card | None = None
+        #: A typed call whose letter may mean more than one thing: the text and its meanings, to ask about.
+        self.pending_choice: tuple[str, tuple[Action, ...]] | None = None
+        #: The completed trick still on the table.
+        self.showing: Trick | None = None
+        self._trick_timer: Timer | None = None
         self.busy = False
         self._tricks_seen = len(session.deal.tricks)
         self._shown_seen = False
+        self._warm_up = warm_up
+        #: Set once the solver's kernels are compiled (at once without a warm-up to run).
+        self.warmed = threading.Event()
+        if warm_up is None:
+            self.warmed.set()
+
+    def tr(self, key: str, /, **values: object) -> str:
+        return tr(f"table.{key}", self.lang, **values)
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(id="contract")
-        yield Static(id="table")
-        yield Static(id="log")
-        yield Static(id="hand")
-        yield Static(id="prompt")
-        yield Input(id="entry")
-        yield Static(t("keys", self.lang), id="keys")
+        with Vertical(id="main"):
+            yield Static(id="status")
+            yield Static(id="contract")
+            yield Static(id="table")
+            yield Static(id="log")
+            yield Static(id="hand")
+            yield Static(id="prompt")
+            yield Input(id="entry")
+            yield Static(id="keys")
+        yield Static(classes="small-note")
 
     def on_mount(self) -> None:
         self.title = "atout"
+        if self._warm_up is not None:
+            self._warm()
         self.refresh_view()
         self.after_action()
 
+    @work(thread=True, group="warm-up")
+    def _warm(self) -> None:
+        assert self._warm_up is not None
+        self._warm_up()  # compile the kernels and the solver while the player bids,
+        self.warmed.set()
+        gc.freeze()  # then spare later collections the ~100,000 objects of start-up (an 80 ms pause)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-small")
+        note = self.tr("too_small", width=MIN_SIZE[0], height=MIN_SIZE[1], now_width=width, now_height=height)
+        for widget in self.query(".small-note"):
+            if isinstance(widget, Static):
+                widget.update(note)
+
     # --------------------------------------------------------------- drawing
+    def card_markup(self, card: Card, *, bold: bool = False, dim: bool = False) -> str:
+        """A card's label, hearts and diamonds in red."""
+        style = " ".join(s for s, on in (("b", bold), ("dim", dim), ("red", card >> 3 in (1, 2))) if on)
+        label = card.label(self.lang)
+        return f"[{style}]{label}[/]" if style else label
+
     def seat_label(self, seat: int) -> str:
-        if seat == self.session.human:
-            return f"{seat_name(self.session.rules, seat, self.lang)} ({t('you', self.lang)})"
-        return seat_name(self.session.rules, seat, self.lang)
+        name = seat_name(self.session.rules, seat, self.lang)
+        return self.tr("you", name=name) if seat == self.session.human else name
 
     def refresh_view(self) -> None:
         session, lang = self.session, self.lang
         deal = session.deal
         rules = session.rules
-        scores = "  ".join(f"{side_name(deal, s, lang)} {v}" for s, v in session.match.scores.items())
-        goal = f"{t('target', lang)} {rules.target}" if rules.target and not rules.deals else f"{rules.deals} donnes"
-        self.query_one("#status", Static).update(
-            f" atout · {rules.name} · {t('score', lang)} {scores} · {goal} · "
-            f"{t('dealer', lang)} {seat_name(rules, deal.dealer, lang)}"
+        scores = " · ".join(f"{side_name(rules, s, lang)} {v}" for s, v in session.match.scores.items())
+        goal = (
+            self.tr("target", target=rules.target)
+            if rules.target and not rules.deals
+            else self.tr("deals", deals=rules.deals)
         )
-        if deal.contract is not None:
-            c = deal.contract
-            contract = f"{t('contract', lang)} : {c.label(lang)} {t('by', lang)} {self.seat_label(c.taker)}"
-        else:
-            contract = f"{t('auction', lang)} · {t('no_contract', lang)}"
-        if deal.retourne is not None and deal.phase is Phase.AUCTION:
-            contract += f" · retourne {deal.retourne.label(lang)}"
-        self.query_one("#contract", Static).update(" " + contract)
+        self.query_one("#status", Static).update(
+            " "
+            + self.tr("status", rules=rules.name, scores=scores, goal=goal, dealer=seat_name(rules, deal.dealer, lang))
+        )
+        self.query_one("#contract", Static).update(" " + self._contract_line())
         self.query_one("#table", Static).update(self._table_text())
         self.query_one("#log", Static).update("\n".join(self.log_lines[-6:]))
         self.query_one("#hand", Static).update(self._hand_text())
         self.query_one("#prompt", Static).update(self._prompt_text())
+        self.query_one("#keys", Static).update(" " + self._keys_text())
         entry = self.query_one("#entry", Input)
-        auction = deal.phase is Phase.AUCTION and session.human_to_play
-        entry.disabled = not auction
-        if auction:
+        typing = deal.phase is Phase.AUCTION and session.human_to_play and self.showing is None
+        entry.disabled = not typing
+        if typing:
             entry.focus()
+
+    def _contract_line(self) -> str:
+        deal, rules = self.session.deal, self.session.rules
+        if deal.contract is not None:
+            return self.tr("contract", contract=escape(self._contract_words(deal.contract)))
+        auction = deal.auction
+        if isinstance(auction, BiddingAuction) and auction.best is not None:
+            best = auction.best
+            standing = Contract(
+                best.value,
+                best.strain,
+                auction.best_seat,
+                auction.level,
+                best.capot,
+                auction.coincher,
+                auction.surcoincher,
+            )
+            return self.tr("standing", contract=escape(self._contract_words(standing, standing=True)))
+        if deal.retourne is not None and deal.phase is Phase.AUCTION:
+            return self.tr("retourne", card=self.card_markup(deal.retourne, bold=True))
+        return self.tr("no_bid") if rules.auction != "retourne" else self.tr("auction")
+
+    def _contract_words(self, contract: Contract, standing: bool = False) -> str:
+        taker = self.seat_label(contract.taker)
+        return contract_text(self.session.rules, contract, self.lang, taker=taker, standing=standing)
 
     def _table_text(self) -> str:
         session = self.session
         deal = session.deal
         n = session.rules.players
         shown: dict[int, str] = {}
-        if deal.phase is Phase.AUCTION:
+        if self.showing is not None:
+            for i, card in enumerate(self.showing.cards):
+                seat = self.showing.seat_of(i, n)
+                shown[seat] = self.card_markup(card, bold=seat == self.showing.winner)
+        elif deal.phase is Phase.AUCTION:
             for seat, call in deal.auction.calls:
-                shown[seat] = call.label(self.lang)
+                shown[seat] = escape(call.label(self.lang))
         else:
             for seat, card in deal.current_trick:
-                shown[seat] = f"[b]{card.label(self.lang)}[/b]"
-        turn = deal.turn
+                shown[seat] = self.card_markup(card, bold=True)
+        turn = None if self.showing is not None else deal.turn
 
         def cell(seat: int, width: int = 0) -> str:
             marker = "▶ " if seat == turn else "  "
-            text = f"{marker}{self.seat_label(seat)} : "
+            text = f"{marker}{self.tr('cell', seat=self.seat_label(seat), what='')}"
             visible = len(text) + len(_plain(shown.get(seat, "")))
-            return text + shown.get(seat, "") + " " * max(0, width - visible)
+            return escape(text) + shown.get(seat, "") + " " * max(0, width - visible)
 
         human = session.human
         # The human at the bottom, partner (or the next-but-one) at the top, the others at the sides.
@@ -242,15 +256,21 @@ class TableApp(App[None]):
                 left, right = right, left
             lines.append("")
             lines.append(f"  {cell(left, 40)}{cell(right)}")
+        elif n == 3:  # the third player on his side of the table: East on the right, West on the left
+            other = (human + 2) % 3
+            east = seat_letter(session.rules, other) == "E"
             lines.append("")
-        elif n == 3:
-            lines.append("")
-            lines.append(f"  {cell((human + 2) % 3)}")
-            lines.append("")
+            lines.append(f"{'':42}{cell(other)}" if east else f"  {cell(other)}")
         else:
-            lines.extend(["", "", ""])
+            lines.extend(["", ""])
+        won = self.showing
+        lines.append(f"{'':14}[b]{escape(self._won(won))}[/b]" if won is not None else "")
         lines.append(f"{'':26}{cell(human)}")
         return "\n".join(lines)
+
+    def _won(self, trick: Trick) -> str:
+        points = plural("table.points", trick.points, self.lang)
+        return self.tr("won_trick", seat=self.seat_label(trick.winner), points=points)
 
     def _display_cards(self) -> list[Card]:
         deal = self.session.deal
@@ -261,60 +281,109 @@ class TableApp(App[None]):
         playable = {a.card for a in obs.legal_actions() if isinstance(a, Play)}
         parts = []
         for i, card in enumerate(self._display_cards(), start=1):
-            label = card.label(self.lang)
             if card in playable:
-                parts.append(f"[b green]{i}[/] [b]{label}[/b]")
+                parts.append(f"[b green]{i}[/] {self.card_markup(card, bold=True)}")
             else:
-                parts.append(f"[dim]{i} {label}[/dim]")
+                parts.append(f"[dim]{i}[/] {self.card_markup(card, dim=True)}")
         return " " + "  ".join(parts)
 
     def _prompt_text(self) -> str:
-        session, lang = self.session, self.lang
+        session = self.session
+        if self.showing is not None:
+            return self.tr("trick_pause")
         if session.deal_over or not session.human_to_play:
             turn = session.deal.turn
-            return t("waiting", lang, seat=self.seat_label(turn)) if turn is not None else ""
-        obs = session.observation()
-        legal = obs.legal_actions()
+            return self.tr("waiting", seat=self.seat_label(turn)) if turn is not None else ""
+        if self.pending_choice is not None:
+            return escape(self._choice_question(*self.pending_choice))
         if self.pending_belote is not None:
-            return t("belote_q", lang, card=self.pending_belote.label(lang))
+            return self.tr("belote_q", card=self.card_markup(self.pending_belote))
+        legal = session.observation().legal_actions()
         if isinstance(legal[0], Declare):
             options = [
-                f"{i} {a.label(lang) if a.announcements else t('declare_none', lang)}"
-                for i, a in enumerate(legal, start=1)
-                if isinstance(a, Declare)
+                f"{i} {escape(self._declare_words(a))}" for i, a in enumerate(legal, start=1) if isinstance(a, Declare)
             ]
-            return t("declare", lang) + "  " + " · ".join(options)
+            return self.tr("declare") + "  " + " · ".join(options)
         if isinstance(legal[0], Play):
-            return t("your_turn_play", lang)
+            return self.tr("play")
         takes = [a for a in legal if isinstance(a, Take)]
         if takes:
-            if len(takes) == 1:
-                return t("your_turn_take", lang, suit=strain_name(takes[0].suit, lang))
-            return t("your_turn_take2", lang)
-        text = t("your_turn_bid", lang)
-        if any(isinstance(a, Coinche) for a in legal):
-            text += t("coinche_ok", lang)
-        if any(isinstance(a, Surcoinche) for a in legal):
-            text += t("surcoinche_ok", lang)
+            return escape(self._take_prompt(takes))
+        return escape(self._bid_prompt(legal))
+
+    def _take_prompt(self, takes: list[Take]) -> str:
+        if len(takes) == 1:
+            return self.tr("take_one", strain=strain_words(takes[0].suit, self.lang))
+        # A lone P is « passe »: pique is named in full.
+        names = [
+            strain_words(t.suit, self.lang)
+            if typed(t, self.lang) == "P"
+            else f"{typed(t, self.lang)} {strain_words(t.suit, self.lang)}"
+            for t in takes
+        ]
+        return self.tr("take_other", suits=", ".join(names))
+
+    def _bid_prompt(self, legal: list[Action]) -> str:
+        rules = self.session.rules
         values = [a.value for a in legal if isinstance(a, Bid) and not a.capot]
+        if values:
+            text = self.tr("bid", examples=bid_examples(rules, self.lang, min(values)))
+        else:
+            text = self.tr("no_bid_left")
+        if any(isinstance(a, Coinche) for a in legal):
+            text += self.tr("coinche_ok")
+        if any(isinstance(a, Surcoinche) for a in legal):
+            text += self.tr("surcoinche_ok")
         if values:  # the numbered bids may go far above 160 (coinche has no ceiling of its own)
-            text += "\n " + t("bid_range", lang, low=min(values), high=max(values))
+            text += "\n " + self.tr("bid_range", low=min(values), high=max(values), step=rules.bid_step)
             if any(isinstance(a, Bid) and a.capot for a in legal):
-                text += t("capot_ok", lang)
+                text += self.tr("capot_ok")
         return text
+
+    def _declare_words(self, action: Declare) -> str:
+        return action.label(self.lang) if action.announcements else self.tr("declare_none")
+
+    def _choice_question(self, text: str, actions: tuple[Action, ...]) -> str:
+        return which(text, [call_words(a, self.lang) for a in actions], self.lang)
+
+    def _keys_text(self) -> str:
+        """The keys that work now, and only those."""
+        session = self.session
+        if session.deal_over and self.showing is None:
+            return ""  # the end of the deal's own screen says its keys
+        if self.pending_choice is not None:
+            return self.tr("keys.yes_no_typed" if len(self.pending_choice[1]) == 1 else "keys.number")
+        if session.deal.phase is Phase.AUCTION and session.human_to_play:
+            return self.tr("keys.typed")
+        keys: list[str] = []
+        if self.showing is not None:
+            keys.append(self.tr("keys.any"))
+        elif self.pending_belote is not None:
+            keys.append(self.tr("keys.yes_no"))
+        elif session.human_to_play:
+            legal = session.legal_actions()
+            last = len(legal) if isinstance(legal[0], Declare) else len(self._display_cards())
+            keys.append(self.tr("keys.declare" if isinstance(legal[0], Declare) else "keys.cards", last=last))
+            keys.append(self.tr("keys.hint"))
+        if session.deal.tricks:
+            keys.append(self.tr("keys.last_trick"))
+        keys.extend([self.tr("keys.save"), self.tr("keys.quit")])
+        return " · ".join(keys)
 
     def say(self, line: str) -> None:
         self.log_lines.append(line)
 
     # ------------------------------------------------------------ the flow
     def after_action(self) -> None:
-        """Report what happened, then let the bots play or wait for the human."""
+        """Report what happened, then let the bots play or wait for the human (a completed trick waits first)."""
         self._report()
         self.refresh_view()
         session = self.session
+        if self.showing is not None:
+            return
         if session.deal_over:
             if session.deal.result is not None and session.deal.result.passed_out:
-                self.say(t("all_passed", self.lang))
+                self.say(escape(self.tr("all_passed")))
             self.push_screen(SummaryScreen(self), self._after_summary)
             return
         if not session.human_to_play and not self.busy:
@@ -329,18 +398,31 @@ class TableApp(App[None]):
         tricks = deal.tricks
         while self._tricks_seen < len(tricks):
             trick = tricks[self._tricks_seen]
-            self.say(t("won_trick", self.lang, seat=self.seat_label(trick.winner), points=trick.points))
+            self.say(escape(self._won(trick)))
             self._tricks_seen += 1
+            if self.trick_pause > 0:
+                self.showing = trick
+                if self._trick_timer is not None:
+                    self._trick_timer.stop()
+                self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
         if deal.resolution is not None and not self._shown_seen:
             self._shown_seen = True
             for seat, announced in deal.resolution.shown.items():
                 what = ", ".join(a.label(self.lang) for a in announced)
-                self.say(t("shown", self.lang, seat=self.seat_label(seat), what=what))
+                self.say(escape(self.tr("shown", seat=self.seat_label(seat), what=what)))
+
+    def _clear_trick(self) -> None:
+        """Take the completed trick off the table and go on."""
+        if self._trick_timer is not None:
+            self._trick_timer.stop()
+            self._trick_timer = None
+        if self.showing is not None:
+            self.showing = None
+            self.after_action()
 
     def _after_summary(self, keep_playing: bool | None) -> None:
         if not keep_playing:
-            self._save_quietly()
-            self.exit()
+            self.action_leave()
             return
         self.session.next_deal()
         self.log_lines.clear()
@@ -362,25 +444,24 @@ class TableApp(App[None]):
         self.after_action()
 
     def _narrate(self, seat: int, action: Action) -> None:
-        lang = self.lang
+        who = self.seat_label(seat)
         if isinstance(action, (Pass, Bid, Coinche, Surcoinche, Take)):
-            self.say(t("calls", lang, seat=self.seat_label(seat), call=action.label(lang)))
+            self.say(escape(self.tr("calls", seat=who, call=call_words(action, self.lang))))
         elif isinstance(action, Declare) and action.announcements:
-            what = ", ".join(f"{a.kind.replace('carre', 'carré')}" for a in action.announcements)
-            self.say(t("announces", lang, seat=self.seat_label(seat), what=what))
+            self.say(escape(self.tr("announces", seat=who, what=action.label(self.lang))))
         elif isinstance(action, Play) and action.belote:
             said = sum(
                 1
                 for s, c in self.session.deal.observation(seat).belote_said
                 if s == seat and c >> 3 == action.card >> 3
             )
-            self.say(t("says_rebelote" if said == 2 else "says_belote", lang, seat=self.seat_label(seat)))
+            self.say(escape(self.tr("says_rebelote" if said == 2 else "says_belote", seat=who)))
 
     def _human(self, action: Action) -> None:
         try:
             self.session.play(action)
         except IllegalAction as err:
-            self.say(f"[red]{escape(t('illegal', self.lang, reason=err.message(self.lang)))}[/red]")
+            self.say(f"[red]{escape(self.tr('illegal', reason=err.message(self.lang)))}[/red]")
             self.refresh_view()
             return
         self._narrate(self.session.human, action)
@@ -390,6 +471,9 @@ class TableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
+        if self.pending_choice is not None:
+            self._answer_choice(text)
+            return
         command = self.ENTRY_COMMANDS.get(text.lower())
         if command is not None:
             getattr(self, f"action_{command}")()
@@ -397,23 +481,54 @@ class TableApp(App[None]):
         if not text or not self.session.human_to_play:
             return
         try:
-            action = _parse_call(text, self.session)
-        except NotationError:
-            self.say(f"[red]{escape(t('unknown_input', self.lang, text=text))}[/red]")
+            reading = self._read(text)
+        except AtoutError as err:
+            self.say(f"[red]{escape(self.tr('refused', reason=err.message(self.lang)))}[/red]")
             self.refresh_view()
             return
-        self._human(action)
+        if reading.sure:
+            self._human(reading.actions[0])
+        else:
+            self.pending_choice = (text, reading.actions)
+            self.refresh_view()
 
-    def on_key(self, event: object) -> None:
-        character = getattr(event, "character", None) or ""
+    def _read(self, text: str) -> Reading:
+        """A typed call; while taking around a retourne, « prendre » / "take" or a suit."""
+        takes = [a for a in self.session.legal_actions() if isinstance(a, Take)]
+        if takes:
+            return read_take(text, self.lang, takes)
+        return read_call(text, self.lang, self.session.rules)
+
+    def _answer_choice(self, text: str) -> None:
+        assert self.pending_choice is not None
+        actions = self.pending_choice[1]
+        if len(actions) == 1:
+            yes = read_yes(text, self.lang)
+            if yes is None:
+                return
+            self.pending_choice = None
+            if yes:
+                self._human(actions[0])
+            else:
+                self.refresh_view()
+            return
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            self.pending_choice = None
+            self._human(actions[int(text) - 1])
+
+    def on_key(self, event: events.Key) -> None:
+        character = event.character or ""
         session = self.session
+        if self.showing is not None:
+            self._clear_trick()
         if self.query_one("#entry", Input).has_focus and session.deal.phase is Phase.AUCTION:
             return
-        if self.pending_belote is not None and character.lower() in ("o", "y", "n"):
+        answer = read_yes(character, self.lang)
+        if self.pending_belote is not None and answer is not None:
             card, self.pending_belote = self.pending_belote, None
-            self._human(Play(card, character.lower() in ("o", "y")))
+            self._human(Play(card, answer))
             return
-        if character.isdigit() and session.human_to_play and not session.deal_over:
+        if character.isdigit() and session.human_to_play and not session.deal_over and self.showing is None:
             self._choose(int(character))
             return
         actions = {
@@ -446,51 +561,56 @@ class TableApp(App[None]):
     # --------------------------------------------------------------- actions
     def action_hint(self) -> None:
         if self.session.human_to_play and not self.session.deal_over:
-            self.say(t("hint_wait", self.lang))
+            self.say(self.tr("hint_wait" if self.warmed.is_set() else "hint_warming"))
             self.refresh_view()
             self._compute_hint()
 
     @work(thread=True, exclusive=True, group="hint")
     def _compute_hint(self) -> None:
+        self.warmed.wait()
         action = self.session.hint()
         self.call_from_thread(self._show_hint, action)
 
     def _show_hint(self, action: Action) -> None:
-        label = (
-            action.label(self.lang)
-            if not isinstance(action, Declare) or action.announcements
-            else t("declare_none", self.lang)
-        )
-        self.say(t("hint", self.lang, action=label))
+        if isinstance(action, Play):
+            key = self._display_cards().index(action.card) + 1
+            self.say(self.tr("hint_card", key=key, card=self.card_markup(action.card)))
+        elif isinstance(action, Declare):
+            key = self.session.legal_actions().index(action) + 1
+            self.say(self.tr("hint_declare", key=key, what=escape(self._declare_words(action))))
+        else:
+            self.say(escape(self.tr("hint_call", call=call_words(action, self.lang), typed=typed(action, self.lang))))
         self.refresh_view()
 
     def action_last_trick(self) -> None:
         tricks = self.session.deal.tricks
         if not tricks:
-            self.say(t("no_last_trick", self.lang))
+            self.say(self.tr("no_last_trick"))
         else:
             last = tricks[-1]
             n = self.session.rules.players
             cards = " ".join(
-                f"{self.seat_label(last.seat_of(i, n))} {c.label(self.lang)}" for i, c in enumerate(last.cards)
+                f"{escape(self.seat_label(last.seat_of(i, n)))} {self.card_markup(c)}" for i, c in enumerate(last.cards)
             )
-            self.say(f"{t('last_trick', self.lang)} : {cards} → {self.seat_label(last.winner)}")
+            self.say(self.tr("last_trick", cards=cards, winner=escape(self.seat_label(last.winner))))
         self.refresh_view()
 
     def action_save(self) -> None:
         if self.save_path is None:
-            self.say(t("no_save_path", self.lang))
+            self.say(self.tr("no_save_path"))
         else:
-            self.session.save(self.save_path)
-            self.say(t("saved", self.lang, path=self.save_path))
+            self._save()
+            self.say(escape(self.tr("saved", path=self.save_path)))
         self.refresh_view()
 
-    def _save_quietly(self) -> None:
+    def _save(self) -> None:
         if self.save_path is not None:
-            self.session.save(self.save_path)
+            self.session.save(self.save_path, human=self.tr("save_name"))
+            self.saved_to = self.save_path
 
     def action_leave(self) -> None:
-        self._save_quietly()
+        """Save (when there is a save file) and quit: ``q``, Ctrl+Q, Ctrl+C."""
+        self._save()
         self.exit()
 
 
@@ -499,21 +619,3 @@ def _plain(markup: str) -> str:
     from rich.text import Text
 
     return Text.from_markup(markup).plain
-
-
-def _parse_call(text: str, session: GameSession) -> Action:
-    """A typed call; while taking, « prendre » / "take" or a suit's name takes."""
-    words = text.strip().lower()
-    takes = [a for a in session.legal_actions() if isinstance(a, Take)]
-    if takes:
-        if words in ("t", "prendre", "prends", "je prends", "take") and len(takes) == 1:
-            return takes[0]
-        try:
-            return Take(parse_strain(words))
-        except AtoutError:
-            pass
-    return parse_call(text)
-
-
-def run_table(session: GameSession, lang: str, save_path: Path | None, bot_delay: float) -> None:
-    TableApp(session, lang, save_path, bot_delay).run()

@@ -1,21 +1,87 @@
-"""Player-facing text for a deal: hands, contract, score, in French or English."""
+"""Player-facing text for a deal: seats, sides, contract, score, analysis, in the player's language.
+
+Every sentence comes from the message catalogue (:mod:`atout.i18n`).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from atout.actions import Action, Bid, Pass, Take
+from atout.auction import Contract
 from atout.cards import sorted_for_display
 from atout.deal import Deal
-from atout.notation import seat_name
+from atout.i18n import plural, tr
+from atout.notation import seat_letter
 from atout.record import side_label
-from atout.scoring import DealScore
-from atout.solver.analysis import CardAnalysis
+from atout.rules import Ruleset
+from atout.scoring import DealScore, ScoreLine
 
-OUTCOMES = {
-    "fr": {"made": "contrat réussi", "chute": "contrat chuté", "litige": "litige", "passed": "tout le monde passe"},
-    "en": {"made": "contract made", "chute": "contract failed", "litige": "tie (litige)", "passed": "all passed"},
-}
+if TYPE_CHECKING:
+    from atout.solver.analysis import CardAnalysis
 
 
-def hand_text(mask: int, strain: int | None = None, lang: str = "fr") -> str:
+def seat_name(rules: Ruleset, seat: int, lang: str) -> str:
+    """``Sud`` / ``South``."""
+    return tr(f"common.seat.{seat_letter(rules, seat)}", lang)
+
+
+def side_name(rules: Ruleset, side: int, lang: str) -> str:
+    """``Nord–Sud`` / ``North–South`` for a partnership, a seat's name when each plays for himself."""
+    if rules.players == 4:
+        return tr(f"common.side.{side_label(rules, side)}", lang)
+    return seat_name(rules, side, lang)
+
+
+def strain_words(strain: int, lang: str) -> str:
+    """``cœur``, ``sans atout`` / ``hearts``, ``no trump``."""
+    if strain < 4:
+        return tr(f"common.suit_name.{'SHDC'[strain]}", lang)
+    return tr(f"common.strain_name.{('SA', 'TA')[strain - 4]}", lang)
+
+
+def bid_words(value: int, strain: int, capot: bool, lang: str) -> str:
+    """A bid with its suit's symbol and name: ``90 ♥ (cœur)``, ``capot ♠ (pique)``; without a value nor capot,
+    the trump of a taking auction: ``atout cœur``."""
+    if not value and not capot:
+        return tr("text.trump", lang, strain=strain_words(strain, lang))
+    return tr("text.bid", lang, bid=Bid(value, strain, capot).label(lang), strain=strain_words(strain, lang))
+
+
+def call_words(action: Action, lang: str) -> str:
+    """A call as the table hears it: ``passe``, ``90 ♥ (cœur)``, ``coinche``, ``prend à cœur``."""
+    if isinstance(action, Bid):
+        return bid_words(action.value, action.strain, action.capot, lang)
+    if isinstance(action, Take):
+        return tr("text.take", lang, strain=strain_words(action.suit, lang))
+    if isinstance(action, Pass):
+        return tr("text.pass", lang)
+    return action.label(lang)
+
+
+def contract_text(
+    rules: Ruleset, contract: Contract, lang: str, taker: str | None = None, *, standing: bool = False
+) -> str:
+    """The contract, who took it, who coinched and surcoinched it: « 120 ♥ (cœur) pris par Sud, coinché par Ouest ».
+
+    ``taker`` names the takers (default: the taker's seat; the score keeper gives a side's name);
+    ``standing``: the auction is not over (« 120 ♥ (cœur) par Sud »).
+    """
+    what = bid_words(contract.value, contract.strain, contract.capot, lang)
+    key = "text.bid_by" if standing else "text.taken_by"
+    text = tr(key, lang, contract=what, taker=taker or seat_name(rules, contract.taker, lang))
+    for level, seat in ((1, contract.coinched_by), (2, contract.surcoinched_by)):
+        if contract.level >= level:
+            key = ("coinched", "surcoinched")[level - 1]
+            text += tr(f"text.{key}_by" if seat is not None else f"text.{key}", lang, seat=_seat(rules, seat, lang))
+    return text
+
+
+def _seat(rules: Ruleset, seat: int | None, lang: str) -> str:
+    return "" if seat is None else seat_name(rules, seat, lang)
+
+
+def hand_text(mask: int, strain: int | None, lang: str) -> str:
     """A hand grouped by suit, strongest first: ``V♥ 9♥ A♥  R♠ 10♠ ...``."""
     groups: dict[int, list[str]] = {}
     for card in sorted_for_display(mask, strain):
@@ -23,75 +89,97 @@ def hand_text(mask: int, strain: int | None = None, lang: str = "fr") -> str:
     return "  ".join(" ".join(cards) for cards in groups.values()) or "-"
 
 
-def side_name(deal_or_rules: Deal, side: int, lang: str = "fr") -> str:
-    rules = deal_or_rules.rules
-    if rules.players == 4:
-        return side_label(rules, side)
-    return seat_name(rules, side, lang)
+def sides_text(rules: Ruleset, values: dict[int, int], lang: str) -> str:
+    """``Nord–Sud 180, Est–Ouest 70``."""
+    return ", ".join(f"{side_name(rules, s, lang)} {v}" for s, v in values.items())
 
 
-def score_lines(deal: Deal, score: DealScore, lang: str = "fr") -> list[str]:
-    """The score of a deal, term by term, then the marks."""
-    lines = []
-    for line in score.lines:
-        lines.append(f"  {side_name(deal, line.side, lang)}: {line.label(lang)} {line.points:+d}")
-    marks = ", ".join(f"{side_name(deal, s, lang)} {v}" for s, v in score.marks.items())
-    word = "Marques" if lang == "fr" else "Marks"
-    lines.append(f"  {word}: {marks}")
+def score_line(rules: Ruleset, line: ScoreLine, lang: str) -> str:
+    """One term of a score; a sum shows its terms, multiplied or not:
+    ``Chute × 2 : (chute 160 + contrat 100) × 2 = +520``, ``Points : points des plis 105 + annonces 20 = +125``."""
+    side = side_name(rules, line.side, lang)
+    parts = " + ".join(f"{part.label(lang)} {part.points}" for part in line.parts)
+    values = {"side": side, "what": line.label(lang), "parts": parts, "points": signed(line.points)}
+    if line.factor > 1:
+        return tr("text.product", lang, factor=line.factor, **values)
+    return tr("text.sum" if len(line.parts) > 1 else "text.term", lang, **values)
+
+
+def signed(points: int) -> str:
+    """``+20``, ``−4`` (a true minus sign)."""
+    return f"{points:+d}".replace("-", "−")
+
+
+def score_lines(rules: Ruleset, score: DealScore, lang: str) -> list[str]:
+    """The score of a deal, term by term (they add up to the marks), then the marks."""
+    lines = [score_line(rules, line, lang) for line in score.lines]
+    lines.append(tr("text.marks", lang, marks=sides_text(rules, score.marks, lang)))
     if score.held:
-        held = "points en litige" if lang == "fr" else "points held (litige)"
-        lines.append(f"  {score.held} {held}")
+        lines.append(tr("text.held", lang, points=score.held))
     return lines
 
 
-def deal_summary(deal: Deal, lang: str = "fr", hands: bool = True) -> str:
-    """A short report of a finished deal (with every hand as dealt, unless ``hands`` is false)."""
+def deal_summary(deal: Deal, lang: str, hands: bool = True) -> str:
+    """A short report of a deal (with every hand as dealt, unless ``hands`` is false); an unfinished
+    deal says so."""
     rules = deal.rules
     out = []
     if hands:
+        width = max(len(seat_name(rules, s, lang)) for s in range(rules.players))
         for seat in range(rules.players):
-            out.append(f"{seat_name(rules, seat, lang):>6}: {hand_text(deal.initial_hands[seat], deal.strain, lang)}")
+            name = seat_name(rules, seat, lang)
+            out.append(
+                tr(
+                    "text.hand",
+                    lang,
+                    seat=name.rjust(width),
+                    hand=hand_text(deal.initial_hands[seat], deal.strain, lang),
+                )
+            )
     result = deal.result
     if result is None:
+        played = sum(len(t.cards) for t in deal.tricks) + len(deal.current_trick)
+        out.append(tr("text.unfinished", lang, played=plural("text.cards_played", played, lang)))
         return "\n".join(out)
     if result.passed_out or result.score is None:
-        out.append(OUTCOMES[lang]["passed"])
+        out.append(tr("text.outcome.passed", lang))
         return "\n".join(out)
     contract = deal.contract
     assert contract is not None
-    by = "par" if lang == "fr" else "by"
-    out.append(
-        f"{'Contrat' if lang == 'fr' else 'Contract'}: {contract.label(lang)} {by} "
-        f"{seat_name(rules, contract.taker, lang)} — {OUTCOMES[lang][result.score.outcome]}"
-    )
-    points = ", ".join(f"{side_name(deal, s, lang)} {v}" for s, v in result.card_points.items())
-    out.append(f"{'Points des plis' if lang == 'fr' else 'Card points'}: {points}")
-    out.extend(score_lines(deal, result.score, lang))
+    outcome = tr(f"text.outcome.{result.score.outcome}", lang)
+    out.append(tr("text.contract", lang, contract=contract_text(rules, contract, lang), outcome=outcome))
+    out.append(tr("text.card_points", lang, points=sides_text(rules, result.card_points, lang)))
+    out.extend("  " + line for line in score_lines(rules, result.score, lang))
     return "\n".join(out)
 
 
-def analysis_lines(deal: Deal, analysis: list[CardAnalysis], lang: str = "fr") -> list[str]:
-    """One line per card played: value, best value, cost; then each side's total cost."""
-    fr = lang == "fr"
-    head = (
-        ("Pli", "Joueur", "Carte", "Valeur", "Meilleure", "Coût", "Meilleures cartes")
-        if fr
-        else ("Trick", "Seat", "Card", "Value", "Best", "Cost", "Best cards")
-    )
-    lines = ["{:>5}  {:<6}  {:<5}  {:>6}  {:>9}  {:>4}  {}".format(*head)]
+def analysis_lines(deal: Deal, analysis: list[CardAnalysis], lang: str) -> list[str]:
+    """The columns' heads, one line per card played (value, best value, cost), then each side's total
+    (``text.analysis.legend`` says what the columns mean)."""
+    rules = deal.rules
+    lines = []
+    head = [tr(f"text.analysis.{c}", lang) for c in ("trick", "seat", "card", "value", "best", "cost", "best_cards")]
+    lines.append("{:>5}  {:<6}  {:<5}  {:>6}  {:>9}  {:>4}  {}".format(*head))
     lost: dict[int, int] = {}
+    mistakes: dict[int, int] = {}
     for a in analysis:
         best = " ".join(c.label(lang) for c in a.best_cards)
-        mark = ("  ← erreur" if fr else "  ← mistake") if a.mistake else ""
+        mark = tr("text.analysis.mistake", lang) if a.mistake else ""
         lines.append(
-            f"{a.trick:>5}  {seat_name(deal.rules, a.seat, lang):<6}  {a.card.label(lang):<5}  "
+            f"{a.trick:>5}  {seat_name(rules, a.seat, lang):<6}  {a.card.label(lang):<5}  "
             f"{a.value:>6}  {a.best:>9}  {a.cost:>4}  {best}{mark}"
         )
-        side = deal.rules.side_of(a.seat)
+        side = rules.side_of(a.seat)
         lost[side] = lost.get(side, 0) + a.cost
+        mistakes[side] = mistakes.get(side, 0) + a.mistake
     for side, points in sorted(lost.items()):
-        word = "points perdus" if fr else "points lost"
-        mistakes = sum(1 for a in analysis if a.mistake and deal.rules.side_of(a.seat) == side)
-        errors = "erreur(s)" if fr else "mistake(s)"
-        lines.append(f"{side_name(deal, side, lang)}: {points} {word}, {mistakes} {errors}")
+        lines.append(
+            tr(
+                "text.analysis.total",
+                lang,
+                side=side_name(rules, side, lang),
+                points=plural("text.points_lost", points, lang),
+                mistakes=plural("text.mistakes", mistakes[side], lang),
+            )
+        )
     return lines
