@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,3 +38,22 @@ def test_every_dependency_has_a_lower_and_an_upper_bound() -> None:
         requirements += [r for r in items if not r.startswith("atout[")]
     for requirement in requirements:
         assert ">=" in requirement and "<" in requirement.replace("<=", ""), requirement
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [None, ["--help"], ["demo", "--seed", "3"], ["referee", "-"], ["score", "list", "--db", ":memory:"]],
+    ids=["import", "help", "demo", "referee", "score"],
+)
+def test_light_commands_import_neither_numba_nor_the_solver(argv: list[str] | None) -> None:
+    """``import atout``, ``--help``, ``demo``, ``referee`` and ``score`` start in a fraction of a second: they
+    import neither numba, nor numpy, nor the solver, nor the terminal's Textual."""
+    heavy = ("numba", "numpy", "atout.solver", "atout.fast", "textual")
+    code = "import atout\n"
+    if argv is not None:
+        code += f"from atout.cli.main import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+    code += f"import sys\nprint(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    record = subprocess.run([sys.executable, "-m", "atout", "demo", "--seed", "3"], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-c", code], input=record.stdout, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -6,8 +6,6 @@
 ('auction', True)
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from atout.actions import (
     COINCHE,
     PASS,
@@ -32,10 +30,18 @@ from atout.observation import Observation
 from atout.rules import PRESETS, Ruleset
 from atout.scoring import DealFacts, DealScore, score_deal
 
-try:
-    __version__ = version("atout")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    """``atout.__version__``, read from the installed package's metadata (pyproject.toml holds it)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'atout' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("atout")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
+
 
 __all__ = [
     "COINCHE",

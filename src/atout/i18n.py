@@ -28,12 +28,11 @@ interface renders it in its player's language.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 LANGUAGES = ("fr", "en")
@@ -76,7 +75,9 @@ def language(lang: str) -> Iterator[None]:
 @cache
 def messages(lang: str) -> Mapping[str, str]:
     """Every message of ``lang``, by dotted key."""
-    text = resources.files("atout").joinpath("locales", f"{lang}.toml").read_text(encoding="utf-8")
+    import tomllib  # only when a message is first asked for: ``import atout`` stays light
+
+    text = (Path(__file__).parent / "locales" / f"{lang}.toml").read_text(encoding="utf-8")
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(text), "", flat)
     return flat
