@@ -234,26 +234,3 @@ def parse_action(text: str) -> Action:
         value = int(match.group(1) or 0)
         return Bid(value, parse_strain(match.group(3)), bool(match.group(2)))
     raise NotationError(Message("notation.action", text=excerpt(text)))
-
-
-_CALL_RE = re.compile(r"^(\d+)?\s*(capot)?\s*(.+)$", re.IGNORECASE)
-
-
-def parse_call(text: str) -> Action:
-    """A call typed by a player: notation (``90H``, ``P``, ``X``) or words (« 100 coeur »,
-    « 80 sans atout », « capot pique », « passe », « coinche », "pass", "double").
-
-    >>> parse_call("100 coeur"), parse_call("capot pique"), parse_call("passe")
-    (Bid(value=100, strain=1, capot=False), Bid(value=0, strain=0, capot=True), Pass())
-    """
-    try:
-        return parse_action(text)
-    except NotationError:
-        pass
-    match = _CALL_RE.match(text.strip())
-    if match and (match.group(1) or match.group(2)):
-        try:
-            return Bid(int(match.group(1) or 0), parse_strain(match.group(3)), bool(match.group(2)))
-        except NotationError:
-            pass
-    raise NotationError(f"unknown call {text!r} (e.g. 90H, 100 coeur, 80SA, capotS, P, X)")

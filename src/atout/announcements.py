@@ -401,7 +401,3 @@ def _fits(sizes: tuple[int, ...], hands: int, hand_size: int) -> bool:
         return False
 
     return place(0, sorted(sizes, reverse=True))
-
-
-def describe(announcements: Iterable[Announcement], lang: str = "en") -> str:
-    return ", ".join(a.label(lang) for a in announcements) or ("rien" if lang == "fr" else "none")

@@ -248,16 +248,6 @@ class CardPlay:
         """The announcements' resolution, public from the first card of trick 2 (FFB §8.3)."""
         return self.resolution if self._published else None
 
-    @property
-    def has_announcements(self) -> bool:
-        """Do announcements exist in this play (the ruleset has them and a state gave them)?"""
-        return bool(self._best)
-
-    @property
-    def declaring(self) -> bool:
-        """Are trick 1's declarations still being made?"""
-        return self._decl_open
-
     def state(self) -> PlayState:
         """This moment of the play, frozen."""
         rules = self.rules

@@ -31,7 +31,7 @@ from atout.announcements import Announcement, Resolution
 from atout.auction import Auction, Contract, new_auction
 from atout.cardplay import CardPlay, PlayState, Trick, check_state
 from atout.cards import ALL_CARDS, Card, cards_of, deck_mask, mask_of, parse_hand
-from atout.dealing import DealtCards, complete_retourne, cut, deal_cards, full_deck, gather
+from atout.dealing import DealtCards, complete_retourne, cut, deal_cards, full_deck, gather, shuffled_deck
 from atout.errors import IllegalAction, NotationError
 from atout.rules import Ruleset
 from atout.scoring import DealFacts, DealScore, score_deal
@@ -138,8 +138,7 @@ class Deal:
             raise NotationError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer!r}")
         rng = rng or random.Random(seed)
         if deck is None:
-            cards = full_deck(rules)
-            rng.shuffle(cards)
+            cards = shuffled_deck(rng, rules)
         else:
             cards = list(deck)
         patterns = rules.packet_patterns()

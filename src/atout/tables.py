@@ -62,10 +62,6 @@ class PlayMode:
     #: For each card, the mask of the cards of its suit that beat it.
     above: tuple[int, ...]
 
-    @property
-    def trump_suit(self) -> int | None:
-        return self.strain if self.strain < 4 else None
-
     def beats(self, card: int, winner: int) -> bool:
         """Does ``card`` beat the card currently holding the trick?"""
         if card >> 3 == winner >> 3:

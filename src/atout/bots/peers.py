@@ -45,7 +45,7 @@ COLVER_PRESET = "contree-colver"
 
 #: colver bots known by name (``colver:NAME``): colver's own spec format.
 COLVER_SPECS: dict[str, str] = {
-    # The bot issue 18 names: colver's rule-based bidder improved_v2, then determinized double-dummy
+    # The strongest open belote AI we know: colver's rule-based bidder improved_v2, then determinized double-dummy
     # card play (IS-DD) over worlds drawn uniformly under the hard constraints, one second a card
     # (wall-clock, colver's default determinizations); the label colver gives it:
     # "improved_v2/isdd:1000ms+unif".
