@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import free_port
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_restart import start_server
+
+from conftest import free_port
 
 ARGS = [
     "--no-sandbox",

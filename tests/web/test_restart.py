@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import websockets
+
 from conftest import free_port
 
 pytestmark = pytest.mark.anyio

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from conftest import PostgresServer
 from fastapi.testclient import TestClient
 from harness import fast_settings
 
 from atout.web.app import create_app
 from atout.web.tokens import code_shard
+from conftest import PostgresServer
 
 
 def test_two_servers_share_a_database_and_split_the_tables(tmp_path: Path, postgres: PostgresServer) -> None:

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from conftest import PostgresServer
 from harness import Harness, Recorder, connect, fast_settings, play_random, settle
 
 from atout.record import read_records
 from atout.web.actor import Act
 from atout.web.schema import metadata
 from atout.web.store import Store
+from conftest import PostgresServer
 
 pytestmark = pytest.mark.anyio
 
