@@ -117,7 +117,7 @@ def test_acting_out_of_turn_or_unseated_is_refused(client: TestClient) -> None:
         error = until(spectator, lambda m: m["type"] == "error")
         assert error["code"] == "not_seated" and error["message"] == "Asseyez-vous d'abord à la table."
         spectator.send_json({"type": "start"})
-        assert until(spectator, lambda m: m["type"] == "error")["code"] == "not_seated"
+        assert until(spectator, lambda m: m["type"] == "error")["code"] == "host_only"
 
 
 def test_a_spectator_sees_the_play_but_no_hand(client: TestClient) -> None:

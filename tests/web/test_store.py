@@ -98,7 +98,7 @@ async def test_finished_games_are_kept_as_records_that_replay(tmp_path: Path, da
     assert len(records) == len(played) > 1
     for record, deal in zip(records, played, strict=True):
         assert deal is not None and record.replay().result == deal.result
-    assert games[0].players[0] == "Joueur 0" and games[0].winner == actor.game.match.winner
+    assert games[0].players[0] == {"name": "Joueur 0", "bot": False} and games[0].winner == actor.game.match.winner
 
 
 async def test_a_database_briefly_down_refuses_the_action_and_loses_nothing(

@@ -76,10 +76,67 @@ export function callLabel(notation) {
   return parts.join(" ");
 }
 
+/** A call as an element: its words, with a suit's symbol in the suit's colour. */
+export function callEl(notation, className = "") {
+  const node = el("span", className);
+  const bid = /^(\d*)(capot)?(S|H|D|C)$/.exec(notation);
+  const take = /^take(S|H|D|C)$/.exec(notation);
+  const suit = bid ? bid[3] : take ? take[1] : null;
+  const label = callLabel(notation);
+  if (!bid || !suit) {
+    node.textContent = label;
+    if (take && RED.has(suit)) node.classList.add("suit-red");
+    return node;
+  }
+  node.append(label.slice(0, -1), el("span", RED.has(suit) ? "suit-red" : "suit-black", SYMBOLS[suit]));
+  return node;
+}
+
+/** A card as text (`V♥`), its suit in its colour: for tables where drawn cards would not fit. */
+export function cardText(code) {
+  const node = el("span", `card-text ${RED.has(code[1]) ? "suit-red" : "suit-black"}`, `${t(`common.rank.${code[0]}`)}${SYMBOLS[code[1]]}`);
+  node.setAttribute("aria-label", cardName(code));
+  return node;
+}
+
+/** Signed points as a score sheet writes them: +90, −3. */
+export function signed(points) {
+  return points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+}
+
+/**
+ * A deal's score as a sheet: one column per side, one row per term (the rules core's terms and the
+ * rounding), then the marks. `lines`: [{side, label, points}]; `sides`: [{side, name}]; `marks`: {side: n};
+ * `corner` heads the terms' column and `total` names the last row.
+ */
+export function scoreSheet(lines, sides, marks, corner = "", total = t("web.table.marks")) {
+  const table = el("table", "score-table sheet");
+  const head = el("tr");
+  head.append(el("th", "", corner));
+  for (const s of sides) head.append(el("th", "num", s.name));
+  table.append(head);
+  const labels = [...new Set(lines.map((line) => line.label))];
+  for (const label of labels) {
+    const row = el("tr");
+    row.append(el("td", "", label));
+    for (const s of sides) {
+      const points = lines.filter((l) => l.label === label && l.side === s.side).reduce((a, l) => a + l.points, 0);
+      row.append(el("td", "num", points ? signed(points) : ""));
+    }
+    table.append(row);
+  }
+  const last = el("tr", "marks");
+  last.append(el("th", "", total));
+  for (const s of sides) last.append(el("th", "num", String(marks[String(s.side)] ?? 0)));
+  table.append(last);
+  return table;
+}
+
 export function seatName(letter) {
   return t(`common.seat.${letter}`);
 }
 
+/** A short message at the top of the screen (it never covers the hand). */
 export function toast(text, ms = 3500) {
   const node = el("div", "toast", text);
   node.setAttribute("role", "status");
