@@ -29,7 +29,7 @@ from atout import __version__
 from atout.i18n import normalize, section, tr
 from atout.rules import PRESETS
 from atout.web.actor import Act, Command, Connect, Disconnect, Refused
-from atout.web.pages import game_data, player_labels, rules_html
+from atout.web.pages import game_data, player_labels, reference_html, rules_html
 from atout.web.protocol import Act as ActMessage
 from atout.web.protocol import BadMessage, Hello, RateLimit, Simple, parse_message
 from atout.web.protocol import Lang as LangMessage
@@ -199,7 +199,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> HTMLResponse:
-        return page(request, "rules.html", body=rules_html())
+        return page(request, "rules.html", body=rules_html(lang_of(request)), reference=False)
+
+    @app.get("/rules/reference", response_class=HTMLResponse)
+    async def rules_reference(request: Request) -> HTMLResponse:
+        return page(request, "rules.html", body=reference_html(), reference=True)
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:

@@ -27,10 +27,26 @@ def doc_text(name: str) -> str:
         return checkout.read_text(encoding="utf-8")
 
 
+#: Where the players' guide links to the reference text, the link on the web.
+REFERENCE_LINK = "/rules/reference"
+
+
 @cache
-def rules_html() -> str:
-    """docs/rules.md as HTML (tables on, raw HTML off: the text is the project's own)."""
-    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(doc_text("rules.md")))
+def rules_html(lang: str) -> str:
+    """The players' guide to the rules in ``lang`` (docs/players-rules.LANG.md) as HTML."""
+    text = doc_text(f"players-rules.{lang}.md").replace("](rules.md)", f"]({REFERENCE_LINK})")
+    return _markdown(text)
+
+
+@cache
+def reference_html() -> str:
+    """docs/rules.md, the reference text of the rules (in English), as HTML."""
+    return _markdown(doc_text("rules.md"))
+
+
+def _markdown(text: str) -> str:
+    """Markdown as HTML (tables on, raw HTML off: the text is the project's own)."""
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def player_labels(game: GameRow, lang: str) -> list[str]:

@@ -107,9 +107,9 @@ export function signed(points) {
 /**
  * A deal's score as a sheet: one column per side, one row per term (the rules core's terms and the
  * rounding), then the marks. `lines`: [{side, label, points}]; `sides`: [{side, name}]; `marks`: {side: n};
- * `corner` heads the terms' column and `total` names the last row.
+ * `corner` heads the terms' column, `total` names the last row and `sign` writes the points.
  */
-export function scoreSheet(lines, sides, marks, corner = "", total = t("web.table.marks")) {
+export function scoreSheet(lines, sides, marks, corner = "", total = t("web.table.marks"), sign = signed) {
   const table = el("table", "score-table sheet");
   const head = el("tr");
   head.append(el("th", "", corner));
@@ -121,7 +121,7 @@ export function scoreSheet(lines, sides, marks, corner = "", total = t("web.tabl
     row.append(el("td", "", label));
     for (const s of sides) {
       const points = lines.filter((l) => l.label === label && l.side === s.side).reduce((a, l) => a + l.points, 0);
-      row.append(el("td", "num", points ? signed(points) : ""));
+      row.append(el("td", "num", points ? sign(points) : ""));
     }
     table.append(row);
   }

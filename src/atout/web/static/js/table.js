@@ -484,7 +484,9 @@ function resultBox(matchOver) {
   }
   box.append(row);
   if (result && !result.passed_out) {
-    box.append(madeTable(result), scoreSheet(result.lines, view.match.sides, result.marks));
+    // When the marks are not simply what each side made (a fall, a coinche, a litige), what each made first.
+    if (result.outcome !== "made" || deal.contract.level) box.append(madeTable(result));
+    box.append(scoreSheet(result.lines, view.match.sides, result.marks));
     if (result.held) box.append(el("p", "hint", t("web.table.held", { points: result.held })));
     box.append(handsMini(result.hands));
   }
@@ -499,7 +501,7 @@ function madeTable(result) {
     for (const s of sides) lines.push({ side: s.side, label: t(label), points: result[key][String(s.side)] ?? 0 });
   }
   const shown = lines.filter((l) => lines.some((o) => o.label === l.label && o.points));
-  const table = scoreSheet(shown, sides, result.totals, t("web.table.made"), t("web.table.made_total"));
+  const table = scoreSheet(shown, sides, result.totals, t("web.table.made"), t("web.table.made_total"), String);
   table.classList.add("made");
   return table;
 }
