@@ -49,8 +49,9 @@ def _markdown(text: str) -> str:
     return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
-def player_labels(game: GameRow, lang: str) -> list[str]:
-    """Each seat's player as the history shows it: a person by name, a bot by its seat and level."""
+def player_labels(game: GameRow, lang: str, short: bool = False) -> list[str]:
+    """Each seat's player as the history shows it: a person by name, a bot by its seat and level (by its
+    seat alone if ``short``)."""
     letters = seat_letters(Ruleset.preset(game.preset)) if game.preset in PRESETS else ()
     labels = []
     for seat, player in enumerate(game.players):
@@ -59,7 +60,7 @@ def player_labels(game: GameRow, lang: str) -> list[str]:
         if player["bot"] and seat < len(letters):
             seat_name = tr(f"common.seat.{letters[seat]}", lang)
             level = tr(f"web.level.{player['name']}", lang)
-            labels.append(tr("web.table.bot_seat", lang, seat=seat_name, level=level))
+            labels.append(seat_name if short else tr("web.table.bot_seat", lang, seat=seat_name, level=level))
         else:
             labels.append(str(player["name"]))
     return labels
@@ -107,6 +108,7 @@ def game_data(game: GameRow) -> dict[str, Any]:
         "code": game.code,
         "preset": game.preset,
         "players": {lang: player_labels(game, lang) for lang in ("fr", "en")},
+        "short": {lang: player_labels(game, lang, short=True) for lang in ("fr", "en")},
         "scores": game.scores,
         "winner": game.winner,
         "deals": deals,

@@ -76,20 +76,20 @@ export function callLabel(notation) {
   return parts.join(" ");
 }
 
-/** A call as an element: its words, with a suit's symbol in the suit's colour. */
-export function callEl(notation, className = "") {
-  const node = el("span", className);
-  const bid = /^(\d*)(capot)?(S|H|D|C)$/.exec(notation);
-  const take = /^take(S|H|D|C)$/.exec(notation);
-  const suit = bid ? bid[3] : take ? take[1] : null;
-  const label = callLabel(notation);
-  if (!bid || !suit) {
-    node.textContent = label;
-    if (take && RED.has(suit)) node.classList.add("suit-red");
-    return node;
+/** Text from the server (a contract's label, say) as an element, its suit symbols in their colours. */
+export function suitText(text, tag = "span", className = "") {
+  const node = el(tag, className);
+  for (const part of text.split(/([♠♥♦♣])/)) {
+    if (!part) continue;
+    const suit = Object.keys(SYMBOLS).find((k) => SYMBOLS[k] === part);
+    node.append(suit ? el("span", RED.has(suit) ? "suit-red" : "suit-black", part) : part);
   }
-  node.append(label.slice(0, -1), el("span", RED.has(suit) ? "suit-red" : "suit-black", SYMBOLS[suit]));
   return node;
+}
+
+/** A call as an element: its words, with a suit's symbol in the suit's colour. */
+export function callEl(notation) {
+  return suitText(callLabel(notation));
 }
 
 /** A card as text (`V♥`), its suit in its colour: for tables where drawn cards would not fit. */

@@ -1,6 +1,6 @@
 // A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score,
 // and on demand the double-dummy analysis of every card (what each one cost against perfect play).
-import { button, callEl, cardEl, cardText, el, lang, loadMessages, scoreSheet, t } from "./common.js";
+import { button, callEl, cardEl, cardText, el, lang, loadMessages, scoreSheet, suitText, t } from "./common.js";
 
 const gameId = document.body.dataset.game;
 const root = document.getElementById("replay");
@@ -8,6 +8,11 @@ const state = { game: null, deal: 0, trick: 0, analysis: {} };
 
 function seatLabel(seat) {
   return state.game.players[lang][seat] || "?";
+}
+
+/** A bot by its seat alone (Ouest), for tables where every row names a player. */
+function shortLabel(seat) {
+  return state.game.short[lang][seat] || "?";
 }
 
 function sideLabel(side) {
@@ -35,11 +40,11 @@ function render() {
 
   const head = el("div", "panel");
   const contract = deal.contract ? `${deal.contract[lang]} · ${seatLabel(deal.contract.taker)}` : t("web.table.passed_out");
-  head.append(el("h2", "", contract));
+  head.append(suitText(contract, "h2"));
   head.append(el("p", "", t("web.replay.dealer", { name: seatLabel(deal.dealer) })));
   const calls = el("div", "calls");
   for (const call of deal.calls) {
-    const line = el("span", "", t("web.table.call_line", { name: seatLabel(call.seat), call: "" }));
+    const line = el("span", "", t("web.table.call_line", { name: shortLabel(call.seat), call: "" }));
     line.append(callEl(call.action));
     calls.append(line);
   }
@@ -71,7 +76,7 @@ function render() {
       const row = el("div", "row");
       for (const c of shown.cards) {
         const cell = el("div");
-        cell.append(cardEl(c.card, "small"), el("div", "hint", seatLabel(c.seat)));
+        cell.append(cardEl(c.card, "small"), el("div", "hint", shortLabel(c.seat)));
         row.append(cell);
       }
       nav.append(row, el("span", "", t("web.table.trick_won", { name: seatLabel(shown.winner), points: shown.points })));
@@ -97,7 +102,7 @@ function analysisTable(rows) {
   for (const a of rows) {
     const tr = el("tr");
     const cost = el("td", a.cost ? "num cost" : "num", String(a.cost));
-    tr.append(el("td", "num", String(a.trick)), el("td", "who", seatLabel(a.seat)));
+    tr.append(el("td", "num", String(a.trick)), el("td", "who", shortLabel(a.seat)));
     const card = el("td");
     card.append(cardText(a.card));
     tr.append(card, el("td", "num", String(a.value)), el("td", "num", String(a.best)), cost);

@@ -2,7 +2,7 @@
 // and sends actions; the server alone decides what is legal and says why when it refuses.
 import {
   RED, SYMBOLS, button, callEl, callLabel, cardBack, cardEl, cardName, el, lang, loadMessages, randomId, scoreSheet,
-  seatName, signed, t, toast, tokenKey,
+  seatName, signed, suitText, t, toast, tokenKey,
 } from "./common.js";
 
 const code = document.body.dataset.code;
@@ -463,7 +463,7 @@ function resultBox(matchOver) {
     box.append(el("p", "", t("web.table.passed_out")));
   } else {
     const outcome = t(`web.outcome.${result.outcome}`);
-    box.append(el(matchOver ? "p" : "h2", "outcome", `${deal.contract.label} · ${playerName(deal.contract.taker)} · ${outcome}`));
+    box.append(suitText(`${deal.contract.label} · ${playerName(deal.contract.taker)} · ${outcome}`, matchOver ? "p" : "h2", "outcome"));
   }
   const totals = el("p", "totals", `${t("web.table.totals")} ${view.match.sides.map((s) => `${s.name} ${view.match.scores[String(s.side)]}`).join(" · ")}`);
   box.append(totals);
@@ -537,7 +537,9 @@ function scoreSheetOverlay() {
     const what = entry.contract
       ? `${entry.contract} · ${playerName(entry.taker)} · ${t(`web.outcome.${entry.outcome}`)}`
       : t("web.outcome.passed");
-    row.append(el("td", "num", String(i + 1)), el("td", "", what));
+    const cell = el("td");
+    cell.append(suitText(what));
+    row.append(el("td", "num", String(i + 1)), cell);
     for (const s of match.sides) {
       const cell = el("td", "num");
       cell.append(el("b", "", String(entry.totals[String(s.side)])), el("small", "", ` (${signed(entry.marks[String(s.side)])})`));
