@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose history holds one finished game (game 1)."""
     port = free_port()
     data = tmp_path_factory.mktemp("web")
-    asyncio.run(finished_game(fast_settings(data)))
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop may be running in this thread
+        thread.submit(asyncio.run, finished_game(fast_settings(data))).result()
     process = start_server(data, port, bot_pace=0.05)
     yield f"http://127.0.0.1:{port}"
     process.kill()
