@@ -118,7 +118,7 @@ export function scoreSheet(lines, sides, marks, corner = "", total = t("web.tabl
   const labels = [...new Set(lines.map((line) => line.label))];
   for (const label of labels) {
     const row = el("tr");
-    row.append(el("td", "", label));
+    row.append(el("td", "", label.charAt(0).toUpperCase() + label.slice(1)));
     for (const s of sides) {
       const points = lines.filter((l) => l.label === label && l.side === s.side).reduce((a, l) => a + l.points, 0);
       row.append(el("td", "num", points ? sign(points) : ""));

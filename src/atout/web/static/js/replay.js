@@ -97,7 +97,9 @@ function render() {
 function analysisTable(rows) {
   const table = el("table", "score-table analysis");
   const head = el("tr");
-  for (const key of ["trick", "player", "card", "value", "best", "cost", "best_cards"]) head.append(el("th", "", t(`web.replay.col_${key}`)));
+  for (const key of ["trick", "player", "card", "value", "best", "cost", "best_cards"]) {
+    head.append(el("th", ["trick", "value", "best", "cost"].includes(key) ? "num" : "", t(`web.replay.col_${key}`)));
+  }
   table.append(head);
   for (const a of rows) {
     const tr = el("tr");
