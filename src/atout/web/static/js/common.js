@@ -138,7 +138,7 @@ export function seatName(letter) {
 
 /** A short message at the top of the screen (it never covers the hand). */
 export function toast(text, ms = 3500) {
-  const node = el("div", "toast", text);
+  const node = el("div", "toast", text.charAt(0).toUpperCase() + text.slice(1));
   node.setAttribute("role", "status");
   document.body.append(node);
   setTimeout(() => node.remove(), ms);

@@ -454,7 +454,7 @@ function resultBox(matchOver) {
   const view = state.view;
   const deal = view.deal;
   const result = deal.result;
-  const box = el("div", "box result");
+  const box = el("div", "box result wide");
   if (matchOver) {
     const winner = view.match.winner;
     box.append(el("h2", "", winner === null ? t("web.table.match_over") : t("common.you_win", { name: sideName(winner) })));
@@ -570,7 +570,7 @@ function toggleLastTrick() {
 // ------------------------------------------------------------------------ lobby
 function lobbyBox() {
   const view = state.view;
-  const box = el("div", "box");
+  const box = el("div", "box wide");
   box.append(el("h2", "", t("web.lobby.title")));
   const share = el("div", "share");
   share.append(el("span", "", t("web.lobby.code")), el("code", "", document.body.dataset.pretty));
