@@ -96,6 +96,9 @@ def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
         return "call"
     if page.locator(".hand.my-turn .card.playable").count():
         page.locator(".hand.my-turn .card.playable").first.click()
+        belote = page.locator(".box.belote button.primary")  # the card asks: say belote?
+        if belote.count():
+            belote.first.click()
         return "card"
     box = page.locator(".box .actions button")
     if not box.count():
@@ -233,6 +236,7 @@ def test_the_last_trick_shows_until_the_next_card_or_tap(browser: Browser, serve
     else:
         raise AssertionError("no trick was completed")
     page.click(".last-trick-button")
+    page.wait_for_selector(".trick.last .card")
     assert page.locator(".trick.last .card").count() >= 2
     page.click(".felt .seat.top .name")  # a tap anywhere puts it away
     page.wait_for_selector(".trick.last", state="detached")

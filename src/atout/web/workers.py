@@ -98,7 +98,8 @@ def analyse_deal(records: str, deal_no: int) -> list[dict[str, Any]]:
 
 def start_worker(parent: int) -> None:
     """Run in each worker process as it starts: yield the processor to the server, and exit with it."""
-    os.nice(WORKER_NICENESS)
+    if hasattr(os, "nice"):  # POSIX
+        os.nice(WORKER_NICENESS)
     threading.Thread(target=_watch_parent, args=(parent,), name="atout-parent-watch", daemon=True).start()
 
 

@@ -292,12 +292,7 @@ function centerContent() {
   if (view.status === "lobby") return lobbyBox();
   const deal = view.deal;
   if (!deal) return el("div");
-  if (state.hold) {
-    const caption = t("web.table.trick_won", { name: playerName(state.hold.winner), points: state.hold.points });
-    return trickEl(state.hold.cards, state.hold.winner, caption);
-  }
-  // The end of a deal always shows its score: nothing the player asked to see can hide it.
-  if (deal.phase === "done") return resultBox(view.match.finished);
+  // The last trick, asked for, shows only while cards are being played: it can never hide the end of a deal.
   if (state.showLast && deal.last_trick && deal.phase === "play") {
     const last = deal.last_trick;
     const caption = t("web.table.last_trick_caption", { name: playerName(last.winner), points: last.points });
@@ -305,6 +300,11 @@ function centerContent() {
     trick.classList.add("last");
     return trick;
   }
+  if (state.hold) {
+    const caption = t("web.table.trick_won", { name: playerName(state.hold.winner), points: state.hold.points });
+    return trickEl(state.hold.cards, state.hold.winner, caption);
+  }
+  if (deal.phase === "done") return resultBox(view.match.finished);
   if (deal.phase === "auction") return auctionBox();
   if (state.beloteFor) return beloteBox();
   if (deal.turn === me() && deal.declare.length) return declareBox();
@@ -433,7 +433,7 @@ function beloteBox() {
   const card = state.beloteFor;
   const deal = state.view.deal;
   const again = deal.belote.some((b) => b.seat === me() && b.card[1] === card[1]);
-  const box = el("div", "box");
+  const box = el("div", "box belote");
   box.append(el("h2", "", t("web.table.belote_question", { card: cardName(card) })));
   const row = el("div", "actions");
   const say = button(t(again ? "web.table.rebelote" : "web.table.belote"), () => {
