@@ -207,7 +207,7 @@ async def play_random(actor: TableActor, conns: list[Recorder], rng: random.Rand
     sent = 0
     for _ in range(limit):
         await settle(actor)
-        if actor.status == "finished":
+        if actor.game is not None and actor.game.finished:  # saved as a game too, unless the store failed
             return sent
         mover = next((c for c in conns if _my_turn(c.view)), None)
         if mover is None:

@@ -2,18 +2,23 @@
 
 A player creates a table and plays a whole deal against bots with the mouse (and
 the keyboard); two browsers join one table and play it together; a page reloaded
-in the middle of a deal carries on; a phone held upright gets a table that fits.
+in the middle of a deal carries on; the last trick shows for a moment; a phone held
+upright plays a whole deal, and every page fits it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from harness import fast_settings
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_history import finished_game
 from test_restart import start_server
 
 from conftest import free_port
@@ -39,8 +44,12 @@ DESKTOP = {"width": 1280, "height": 800}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose history holds one finished game (game 1)."""
     port = free_port()
-    process = start_server(tmp_path_factory.mktemp("web"), port, bot_pace=0.05)
+    data = tmp_path_factory.mktemp("web")
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop may be running in this thread
+        thread.submit(asyncio.run, finished_game(fast_settings(data))).result()
+    process = start_server(data, port, bot_pace=0.05)
     yield f"http://127.0.0.1:{port}"
     process.kill()
     process.wait()
@@ -88,6 +97,9 @@ def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
         return "call"
     if page.locator(".hand.my-turn .card.playable").count():
         page.locator(".hand.my-turn .card.playable").first.click()
+        belote = page.locator(".box.belote button.primary")  # the card asks: say belote?
+        if belote.count():
+            belote.first.click()
         return "card"
     box = page.locator(".box .actions button")
     if not box.count():
@@ -178,18 +190,87 @@ def test_a_page_reloaded_mid_deal_carries_on(browser: Browser, server: str) -> N
     page.wait_for_function("document.querySelectorAll('.hand .card').length === 5")
 
 
-def test_a_phone_held_upright_gets_a_table_that_fits(browser: Browser, server: str, tmp_path: Path) -> None:
+def fits(page: Page) -> bool:
+    """Nothing sticks out sideways: the page needs no horizontal scrolling."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_phone_held_upright_plays_a_whole_deal(browser: Browser, server: str, tmp_path: Path) -> None:
     page = new_page(browser, PHONE)
     quick_start(page, server)
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    assert width <= PHONE["width"]
+    assert fits(page)
     edges = page.locator(".hand .card").evaluate_all(  # in one go: the page is redrawn at every update
         "cards => cards.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })"
     )
     assert len(edges) == 8
     assert all(left >= 0 and left + 20 <= PHONE["width"] for left, _ in edges)  # every card can be tapped
-    page.screenshot(path=str(tmp_path / "phone.png"))
-    assert take_a_turn(page, bid=True) in ("bid", "call", "card", "choice", "continue")
+    assert page.locator(".seat.top .count").inner_text() == "8 cartes"  # the opponents' cards, counted
+    seen_trick = False
+    for _ in range(MOST_TURNS):
+        page.wait_for_selector(ACTIONABLE)
+        seen_trick = seen_trick or page.locator(".trick .card").count() > 0
+        assert fits(page)
+        if page.locator(".box.result").count():
+            break
+        take_a_turn(page, bid=True)
+    page.wait_for_selector(".box.result .score-table")
+    assert fits(page)
+    page.screenshot(path=str(tmp_path / "phone-end.png"))
+    box = page.locator(".box.result").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    go_on = page.locator(".box.result button", has_text="Continuer")
+    go_on.scroll_into_view_if_needed()
+    assert go_on.is_visible()
+    go_on.click()
+    assert seen_trick or page.locator(".box.result", has_text="Tout le monde a passé").count()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_last_trick_shows_until_the_next_card_or_tap(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    quick_start(page, server)
+    for _ in range(MOST_TURNS):
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator(".hand.my-turn .card.playable").count() and page.locator(".last-trick-button").count():
+            break
+        take_a_turn(page, bid=True)
+    else:
+        raise AssertionError("no trick was completed")
+    page.click(".last-trick-button")
+    page.wait_for_selector(".trick.last .card")
+    assert page.locator(".trick.last .card").count() >= 2
+    page.click(".felt .seat.top .name")  # a tap anywhere puts it away
+    page.wait_for_selector(".trick.last", state="detached")
+    page.keyboard.press("l")
+    page.wait_for_selector(".trick.last")
+    page.locator(".hand.my-turn .card.playable").first.click()  # so does the next card, which is played
+    page.wait_for_selector(".trick.last", state="detached")
+    for _ in range(MOST_TURNS):  # to the end of the deal, looking at the last trick before each card
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator(".box.result").count():
+            break
+        if page.locator(".hand.my-turn .card.playable").count() and page.locator(".last-trick-button").count():
+            page.keyboard.press("l")
+        take_a_turn(page, bid=False)
+    page.wait_for_selector(".box.result .actions button")  # the score and Continue are there
+
+
+def test_every_page_fits_a_phone_in_both_languages(browser: Browser, server: str) -> None:
+    page = new_page(browser, PHONE)
+    quick_start(page, server)  # a table, and a game in the history from the other tests
+    table = page.url
+    for lang in ("fr", "en"):
+        for path in ("/", "/games", "/rules", "/rules/reference", table):
+            page.goto(f"{server}{path.replace(server, '')}?lang={lang}")
+            page.wait_for_load_state("networkidle")
+            assert fits(page), f"{path} ({lang}) is wider than the phone"
+        page.goto(f"{server}/games/1?lang={lang}")
+        page.wait_for_selector(".replay-grid")
+        page.keyboard.press("ArrowRight")
+        assert fits(page), f"the replay ({lang}) is wider than the phone"
+        page.locator("#replay button.primary").last.click()
+        page.wait_for_selector("table.analysis", timeout=120_000)
+        assert fits(page), f"the analysis ({lang}) is wider than the phone"
 
 
 def test_the_pages_render_in_both_languages(browser: Browser, server: str) -> None:

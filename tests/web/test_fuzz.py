@@ -2,13 +2,14 @@
 
 Hypothesis sends sequences of arbitrary text, arbitrary JSON and near-valid
 messages (known types with odd fields, actions in and out of the notation) over a
-real WebSocket; after each sequence the connection still answers, the table is
-unchanged unless an action was acknowledged, and every acknowledged action is in
-the log once.
+real WebSocket; after each sequence the connection still answers, versions never
+go back, every acknowledged action is in the log once and as the player's, and the
+log replays under the rules (nothing illegal was applied) to the table in memory.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -19,7 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atout.web.app import create_app
+from atout.web.game import LoggedAction, TableGame
 from atout.web.protocol import BadMessage, parse_message
+from atout.web.store import ActionRow, Store
 
 NOTATIONS = ["P", "X", "XX", "80H", "90S", "capotC", "80SA", "takeH", "JH", "QH!", "ann:-", "7S", "170D", "85H"]
 JSON_VALUES = st.recursive(
@@ -52,6 +55,14 @@ def test_parsing_accepts_a_message_or_refuses_it_with_bad_message(text: str) -> 
     assert message.type in ("hello", "act", "start", "leave", "continue", "rematch", "ping", "lang")
 
 
+async def logged(url: str, table_id: int, game_no: int) -> list[ActionRow]:
+    store = Store(url)
+    try:
+        return await store.actions(table_id, game_no)
+    finally:
+        await store.close()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(MESSAGES, min_size=1, max_size=12))
 def test_no_sequence_of_messages_harms_the_table(tmp_path_factory: pytest.TempPathFactory, messages: list[str]) -> None:
@@ -60,7 +71,7 @@ def test_no_sequence_of_messages_harms_the_table(tmp_path_factory: pytest.TempPa
         table = client.post("/api/tables", json={"preset": "coinche", "name": "Alice"}).json()
         with client.websocket_connect(f"/ws/{table['code']}") as ws:
             ws.send_json({"type": "hello", "token": table["token"]})
-            version = ws.receive_json()["version"]
+            versions = [ws.receive_json()["version"]]
             ws.send_json({"type": "start"})
             acked: list[Any] = []
             for text in messages:
@@ -69,7 +80,23 @@ def test_no_sequence_of_messages_harms_the_table(tmp_path_factory: pytest.TempPa
             while (message := ws.receive_json())["type"] != "pong":
                 if message["type"] == "ack":
                     acked.append(message["id"])
-                version = message.get("version", version)
+                if "version" in message:
+                    versions.append(message["version"])
             actor = client.app.state.service.actors[table["code"]]  # type: ignore[attr-defined]
-            assert actor.version >= version
-    assert len(acked) == len(set(acked))
+    log = asyncio.run(logged(settings_.url(), actor.row.id, actor.row.game_no))  # the table is stopped now
+    assert len(acked) == len(set(acked)) and versions == sorted(versions) and actor.version >= versions[-1]
+    # Every acknowledged action is in the log, once, as Alice's; the log replays under the rules
+    # (an illegal action in it would raise) to exactly the table in memory.
+    ids = [a.action_id for a in log if a.action_id is not None]
+    assert len(ids) == len(set(ids)) and set(acked) <= set(ids)
+    assert all(
+        a.seat == actor.seats.index(next(s for s in actor.seats if s.kind == "human")) for a in log if a.action_id
+    )
+    if actor.game is not None:
+        replayed = TableGame.replay(
+            actor.rules,
+            actor.row.match_seed,
+            actor.row.first_dealer,
+            [LoggedAction(a.deal_no, a.seat, a.action) for a in log],
+        )
+        assert replayed.seq == actor.game.seq == len(log) and replayed.deal.actions == actor.game.deal.actions

@@ -1,7 +1,8 @@
 """No message to a seat ever names a card of another hand before the table has seen it.
 
-Full matches of every preset are played through the real actor, with every seat a
-connected player (then one player beside bots), plus a spectator; each message is
+Sixteen full matches of every preset (fewer where sans atout and tout atout cannot
+be played) are played through the real actor, with every seat a connected player or
+one or two players beside bots, under the host's options, plus a spectator; each message is
 checked at the moment it is sent against what its recipient may know then: its own
 cards, the cards played, the retourne, the bergère, the announcements shown, and
 every hand once a played deal is over.
@@ -17,7 +18,7 @@ import pytest
 from harness import Harness, Recorder, cards_in, connect, fast_settings, play_random, public_cards, settle, where
 
 from atout.cards import Card, cards_of
-from atout.rules import PRESETS
+from atout.rules import PRESETS, Ruleset
 from atout.web import views
 from atout.web.game import TableGame
 
@@ -36,25 +37,54 @@ def check(conn: Recorder, message: dict[str, Any]) -> str | None:
     return f"seat {seat} was sent {sorted(leaked)}: {where(message, leaked)}" if leaked else None
 
 
-async def play_matches(tmp_path: Path, preset: str) -> list[Recorder]:
-    """A match with every seat a player and one with a single player among bots, a spectator at each."""
+#: How many times each match of :data:`MATCHES` is played (with other seeds).
+ROUNDS = 2
+#: Matches played per preset: (seated players, bots' level, the host's options). The players choose at
+#: random; the other seats are bots (the beginner's are the quickest).
+MATCHES: list[tuple[str, dict[str, Any]]] = [
+    ("all", {}),
+    ("all", {"announcements": False, "belote_imprenable": False}),
+    ("all", {"sans_atout": True, "tout_atout": True}),
+    ("all", {}),
+    ("one", {}),
+    ("one", {"sans_atout": True, "tout_atout": True}),
+    ("two", {}),
+    ("two", {"belote_imprenable": False}),
+]
+
+
+def matches(preset: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """The matches of :data:`MATCHES` that ``preset`` allows, as (players, bots, options)."""
+    out = []
+    for who, options in MATCHES:
+        if options.get("sans_atout") and Ruleset.preset(preset).auction != "bids":
+            continue  # the retourne fixes a suit: no sans atout nor tout atout
+        humans = {"all": PLAYERS[preset], "one": 1, "two": min(2, PLAYERS[preset])}[who]
+        out.append((humans, "club" if who == "two" else "debutant", options))
+    return out
+
+
+async def play_matches(tmp_path: Path, preset: str, count: int | None = None) -> tuple[list[Recorder], int]:
+    """Full matches of ``preset``, a spectator at each; every connection and the number of deals played."""
     recorders = []
+    deals = 0
     async with Harness(fast_settings(tmp_path)) as harness:
-        for game, humans in enumerate((PLAYERS[preset], 1)):
-            actor, conns = await harness.table(preset, humans, check=check)
+        for game, (humans, bots, options) in enumerate((matches(preset) * ROUNDS)[:count]):
+            actor, conns = await harness.table(preset, humans, options, bots, check=check)
             spectator = Recorder(None, check=check)
             connect(actor, spectator)
             await settle(actor)
             await play_random(actor, conns, random.Random(f"{preset}:{game}"))
-            assert actor.status == "finished"
+            assert actor.status == "finished" and actor.game is not None
+            deals += actor.game.deal_no + 1
             recorders += [*conns, spectator]
-    return recorders
+    return recorders, deals
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 async def test_every_message_of_full_matches_shows_only_what_its_recipient_may_see(tmp_path: Path, preset: str) -> None:
-    recorders = await play_matches(tmp_path, preset)
-    assert sum(len(r.messages) for r in recorders) > 200  # whole matches, several deals each
+    recorders, deals = await play_matches(tmp_path, preset)
+    assert deals >= 40  # whole matches, several deals each
     assert [p for r in recorders for p in r.problems] == []
     spectators = [r for r in recorders if r.player is None]
     assert not any(m["view"]["deal"]["hand"] for r in spectators for m in r.messages if m.get("view", {}).get("deal"))
@@ -72,5 +102,5 @@ async def test_the_check_finds_a_card_of_another_hand(tmp_path: Path, monkeypatc
         return view
 
     monkeypatch.setattr(views, "_deal", leaky)
-    recorders = await play_matches(tmp_path, "coinche")
+    recorders, _ = await play_matches(tmp_path, "coinche", count=1)
     assert any("hint" in p for r in recorders for p in r.problems)

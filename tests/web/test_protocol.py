@@ -117,7 +117,7 @@ def test_acting_out_of_turn_or_unseated_is_refused(client: TestClient) -> None:
         error = until(spectator, lambda m: m["type"] == "error")
         assert error["code"] == "not_seated" and error["message"] == "Asseyez-vous d'abord à la table."
         spectator.send_json({"type": "start"})
-        assert until(spectator, lambda m: m["type"] == "error")["code"] == "not_seated"
+        assert until(spectator, lambda m: m["type"] == "error")["code"] == "host_only"
 
 
 def test_a_spectator_sees_the_play_but_no_hand(client: TestClient) -> None:
@@ -242,7 +242,8 @@ def test_the_pages_speak_french_by_default_and_english_on_request(client: TestCl
     assert client.cookies.get("lang") == "en"
     assert "Play against bots" in client.get("/").text  # the choice is remembered
     rules = client.get("/rules?lang=fr")
-    assert rules.status_code == 200 and "<h2>The presets</h2>" in rules.text
+    assert rules.status_code == 200 and "<h2>Belote coinchée (FFB)</h2>" in rules.text
+    assert "<h2>The presets</h2>" in client.get("/rules/reference").text
     assert client.get("/t/NOPE").status_code == 404
     fr, en = client.get("/i18n/fr.json").json(), client.get("/i18n/en.json").json()
     assert fr.keys() == en.keys() and fr["web.call.pass"] == "Passe" and en["web.call.pass"] == "Pass"

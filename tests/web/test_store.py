@@ -10,6 +10,8 @@ atout records that replay.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,7 +100,7 @@ async def test_finished_games_are_kept_as_records_that_replay(tmp_path: Path, da
     assert len(records) == len(played) > 1
     for record, deal in zip(records, played, strict=True):
         assert deal is not None and record.replay().result == deal.result
-    assert games[0].players[0] == "Joueur 0" and games[0].winner == actor.game.match.winner
+    assert games[0].players[0] == {"name": "Joueur 0", "bot": False} and games[0].winner == actor.game.match.winner
 
 
 async def test_a_database_briefly_down_refuses_the_action_and_loses_nothing(
@@ -121,3 +123,14 @@ async def test_a_database_briefly_down_refuses_the_action_and_loses_nothing(
         assert (await mover.reply_to("while-down"))["type"] == "ack"
         log = await harness.store.actions(actor.row.id, actor.row.game_no)
         assert [a.action_id for a in log] == ["while-down"] and actor.game.seq == before + 1
+
+
+def test_two_servers_starting_at_once_migrate_one_after_the_other(postgres: PostgresServer) -> None:
+    """Two processes open one new database at the same moment: the advisory lock lets one migrate, then the
+    other finds the schema current (Alembic's state is per process, hence real processes)."""
+    url = postgres.new_database()
+    script = "import asyncio, sys; from atout.web.store import Store; asyncio.run(Store(sys.argv[1]).open())"
+    starts = [subprocess.Popen([sys.executable, "-c", script, url], stderr=subprocess.PIPE) for _ in range(2)]
+    for start in starts:
+        _, error = start.communicate(timeout=120)
+        assert start.returncode == 0, error.decode()

@@ -23,7 +23,7 @@ import re
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,6 +44,8 @@ UPDATES_KEPT = 256
 #: Action ids remembered to recognise a resent action.
 IDS_KEPT = 512
 NAME_LENGTH = 24
+#: Seconds before a finished game that could not be saved is tried again.
+FINISH_RETRY = 1.0
 
 
 class Connection(Protocol):
@@ -152,6 +154,7 @@ class TableActor:
         settings: Settings,
         on_idle: Callable[[TableActor], None] | None = None,
         rng: random.Random | None = None,
+        action_ids: Iterable[str] = (),
     ) -> None:
         self.row = row
         self.rules = Ruleset.from_json(row.rules)
@@ -170,7 +173,8 @@ class TableActor:
         self.conns: list[Connection] = []
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.waiting: set[int] = set()
-        self._ids: deque[str] = deque(maxlen=IDS_KEPT)
+        #: The ids of the last actions in the log (a restarted table reads them from it).
+        self._ids: deque[str] = deque(action_ids, maxlen=IDS_KEPT)
         self._bot: tuple[int, asyncio.Task[None]] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._last_action = 0.0
@@ -191,6 +195,13 @@ class TableActor:
     # --------------------------------------------------------------- running
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.code}")
+        if self.unsaved:  # the server stopped between the match's last action and its saving
+            self.submit(Wake())
+
+    @property
+    def unsaved(self) -> bool:
+        """The match is over but not yet saved as a finished game (the database was unavailable)."""
+        return self.status == "playing" and self.game is not None and self.game.finished
 
     def submit(self, command: object) -> None:
         self.queue.put_nowait(command)
@@ -238,6 +249,8 @@ class TableActor:
                     await self._command(conn, kind, value)
                 except Refused as refusal:
                     conn.send(_error(refusal.key, conn.lang, values=refusal.values))
+                except StoreUnavailable:  # nothing was changed: the player may try again
+                    conn.send(_error("web.error.unavailable", conn.lang))
             case Act(conn, action, action_id):
                 await self._act(conn, action, action_id)
             case BotMove(seq, seat, action):
@@ -376,32 +389,41 @@ class TableActor:
             conn.lang = value
             conn.send({"type": "snapshot", "epoch": self.epoch, "version": self.version, "view": self._view(conn)})
             return
+        if kind == "start":
+            if self.status != "lobby":
+                raise Refused("web.error.started")
+            if not self._may_start(conn.player):
+                raise Refused("web.error.host_only")
+            await self._start_game()
+            return
         if seat is None:
             raise Refused("web.error.not_seated")
         if kind == "leave":
             await self._leave(seat)
-        elif kind == "start":
-            if conn.player != self.row.host:
-                raise Refused("web.error.host_only")
-            if self.status != "lobby":
-                raise Refused("web.error.started")
-            await self._start_game()
         elif kind == "continue":
             if self.game is None or not self.game.deal_over or seat.seat not in self.waiting:
                 return
             self.waiting.discard(seat.seat)
             self._broadcast([{"kind": "waiting"}])
         elif kind == "rematch":
+            if self.unsaved:
+                await self._finish()
             if self.status != "finished":
                 raise Refused("web.error.not_finished")
             await self._new_game()
 
+    def _may_start(self, player: str | None) -> bool:
+        """The host starts the game; if he has given up his seat, any seated player may."""
+        if player is None:
+            return False
+        return player == self.row.host or (self._seat_of(self.row.host) is None and self._seat_of(player) is not None)
+
     async def _start_game(self) -> None:
-        for seat in self.seats:
-            if seat.kind == "open":
-                await self.store.set_seat(self.row.id, SeatRow(seat.seat, "bot", self.row.bots, None))
-                seat.kind, seat.name = "bot", self.row.bots
-        await self.store.update_table(self.row.id, status="playing")
+        bots = [SeatRow(s.seat, "bot", self.row.bots, None) for s in self.seats if s.kind == "open"]
+        await self.store.start_table(self.row.id, bots)  # the seats and the status, in one transaction
+        for row in bots:
+            seat = self.seats[row.seat]
+            seat.kind, seat.name = "bot", row.name
         self.status = "playing"
         self.game = TableGame(self.rules, self.row.match_seed, self.row.first_dealer)
         self._last_action = self._now()
@@ -488,22 +510,30 @@ class TableActor:
         self._trick_closed = any(e["kind"] == "trick" for e in events)
         if game.deal_over:
             self._deal_ended = now
-            self.waiting = {s.seat for s in self.seats if self._connected(s)}
-            if game.finished:
-                await self._finish()
-        self._broadcast(events)
+            self.waiting = set() if game.finished else {s.seat for s in self.seats if self._connected(s)}
+        self._broadcast(events)  # a finished match is saved next, by _schedule
+
+    async def _finish_or_retry(self) -> None:
+        """Save the finished match; if the database is unavailable, try again a little later."""
+        try:
+            await self._finish()
+        except StoreUnavailable:
+            log.warning("table %s: the finished game could not be saved yet", self.code)
+            self._wake_in(FINISH_RETRY)
 
     async def _finish(self) -> None:
+        """Keep the finished match as a game and close the table's match (both may be done again)."""
         game = self.game
         assert game is not None
         names = [s.name for s in self.seats]
+        players = [{"name": s.name, "bot": s.kind != "human"} for s in self.seats]
         scores = {str(k): v for k, v in game.match.scores.items()}
         records = game.records(names, f"atout {self.code}")
         await self.store.save_game(
             self.row.id,
             self.row.game_no,
             self.rules.name,
-            names,
+            players,
             scores,
             game.match.winner,
             len(game.match.entries),
@@ -512,12 +542,15 @@ class TableActor:
         await self.store.update_table(self.row.id, status="finished")
         self.status = "finished"
         self.waiting.clear()
+        self._broadcast([{"kind": "saved"}])
 
     # -------------------------------------------------------------- schedule
     async def _schedule(self) -> None:
         """Start what the table waits for: the next deal, a bot's move, or a timer."""
         self._cancel_timer()
         game = self.game
+        if self.unsaved:
+            await self._finish_or_retry()
         if self.status != "playing" or game is None or not self.conns:
             return
         now = self._now()
@@ -588,10 +621,10 @@ class TableActor:
     def _broadcast(self, events: list[Event]) -> None:
         self.version += 1
         self.updates.append((self.version, events))
-        views: dict[tuple[int | None, str, bool], View] = {}
+        views: dict[tuple[int | None, str, bool, bool], View] = {}
         for conn in self.conns:
             seat = self._seat_of(conn.player)
-            key = (seat.seat if seat else None, conn.lang, conn.player == self.row.host)
+            key = (seat.seat if seat else None, conn.lang, conn.player == self.row.host, self._may_start(conn.player))
             view = views.get(key)
             if view is None:
                 view = views[key] = self._view(conn)
@@ -610,6 +643,7 @@ class TableActor:
             seat.seat if seat else None,
             conn.lang,
             host=conn.player == self.row.host,
+            may_start=self.status == "lobby" and self._may_start(conn.player),
             waiting=sorted(self.waiting),
         )
 

@@ -29,7 +29,7 @@ from atout import __version__
 from atout.i18n import normalize, section, tr
 from atout.rules import PRESETS
 from atout.web.actor import Act, Command, Connect, Disconnect, Refused
-from atout.web.pages import game_data, rules_html
+from atout.web.pages import game_data, player_labels, reference_html, rules_html
 from atout.web.protocol import Act as ActMessage
 from atout.web.protocol import BadMessage, Hello, RateLimit, Simple, parse_message
 from atout.web.protocol import Lang as LangMessage
@@ -178,14 +178,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/games", response_class=HTMLResponse)
     async def games_page(request: Request, page_no: int = 0) -> HTMLResponse:
         games = await store.games(limit=30, offset=max(0, page_no) * 30)
-        return page(request, "games.html", games=games, page_no=max(0, page_no), presets=list(PRESETS))
+        lang = lang_of(request)
+        rows = [(g, player_labels(g, lang)) for g in games]
+        return page(request, "games.html", games=rows, page_no=max(0, page_no), presets=list(PRESETS))
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: int) -> HTMLResponse:
         game = await store.game(game_id)
         if game is None:
             return page(request, "missing.html", status=404, code=str(game_id))
-        return page(request, "game.html", game=game)
+        return page(request, "game.html", game=game, players=player_labels(game, lang_of(request)))
 
     @app.get("/games/{game_id}/records.txt", response_class=PlainTextResponse)
     async def game_records(game_id: int) -> PlainTextResponse:
@@ -197,7 +199,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> HTMLResponse:
-        return page(request, "rules.html", body=rules_html())
+        return page(request, "rules.html", body=rules_html(lang_of(request)), reference=False)
+
+    @app.get("/rules/reference", response_class=HTMLResponse)
+    async def rules_reference(request: Request) -> HTMLResponse:
+        return page(request, "rules.html", body=reference_html(), reference=True)
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:

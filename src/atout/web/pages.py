@@ -10,9 +10,12 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from atout.actions import Declare, Play
-from atout.cards import sorted_for_display
+from atout.i18n import tr
+from atout.notation import seat_letters
 from atout.record import read_records
+from atout.rules import PRESETS, Ruleset
 from atout.web.store import GameRow
+from atout.web.views import hand_order, score_lines
 
 
 def doc_text(name: str) -> str:
@@ -24,10 +27,43 @@ def doc_text(name: str) -> str:
         return checkout.read_text(encoding="utf-8")
 
 
+#: Where the players' guide links to the reference text, the link on the web.
+REFERENCE_LINK = "/rules/reference"
+
+
 @cache
-def rules_html() -> str:
-    """docs/rules.md as HTML (tables on, raw HTML off: the text is the project's own)."""
-    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(doc_text("rules.md")))
+def rules_html(lang: str) -> str:
+    """The players' guide to the rules in ``lang`` (docs/players-rules.LANG.md) as HTML."""
+    text = doc_text(f"players-rules.{lang}.md").replace("](rules.md)", f"]({REFERENCE_LINK})")
+    return _markdown(text)
+
+
+@cache
+def reference_html() -> str:
+    """docs/rules.md, the reference text of the rules (in English), as HTML."""
+    return _markdown(doc_text("rules.md"))
+
+
+def _markdown(text: str) -> str:
+    """Markdown as HTML (tables on, raw HTML off: the text is the project's own)."""
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
+
+
+def player_labels(game: GameRow, lang: str, short: bool = False) -> list[str]:
+    """Each seat's player as the history shows it: a person by name, a bot by its seat and level (by its
+    seat alone if ``short``)."""
+    letters = seat_letters(Ruleset.preset(game.preset)) if game.preset in PRESETS else ()
+    labels = []
+    for seat, player in enumerate(game.players):
+        if isinstance(player, str):  # games kept before bots were told apart
+            player = {"name": player, "bot": False}
+        if player["bot"] and seat < len(letters):
+            seat_name = tr(f"common.seat.{letters[seat]}", lang)
+            level = tr(f"web.level.{player['name']}", lang)
+            labels.append(seat_name if short else tr("web.table.bot_seat", lang, seat=seat_name, level=level))
+        else:
+            labels.append(str(player["name"]))
+    return labels
 
 
 def game_data(game: GameRow) -> dict[str, Any]:
@@ -46,7 +82,7 @@ def game_data(game: GameRow) -> dict[str, Any]:
         deals.append(
             {
                 "dealer": deal.dealer,
-                "hands": [[c.code for c in sorted_for_display(deal.initial_hands[s], deal.strain)] for s in range(n)],
+                "hands": [hand_order(deal.initial_hands[s], deal.strain) for s in range(n)],
                 "retourne": deal.retourne.code if deal.retourne is not None else None,
                 "calls": calls,
                 "contract": None
@@ -63,17 +99,16 @@ def game_data(game: GameRow) -> dict[str, Any]:
                 ],
                 "outcome": score.outcome if score else "passed",
                 "marks": {str(k): v for k, v in (score.marks if score else {}).items()},
-                "lines": [
-                    {"side": line.side, "fr": line.what_fr, "en": line.what_en, "points": line.points}
-                    for line in (score.lines if score else ())
-                ],
+                "lines": {lang: score_lines(score, lang) if score else [] for lang in ("fr", "en")},
+                "held": score.held if score else 0,
             }
         )
     return {
         "id": game.id,
         "code": game.code,
         "preset": game.preset,
-        "players": game.players,
+        "players": {lang: player_labels(game, lang) for lang in ("fr", "en")},
+        "short": {lang: player_labels(game, lang, short=True) for lang in ("fr", "en")},
         "scores": game.scores,
         "winner": game.winner,
         "deals": deals,

@@ -141,10 +141,15 @@ class TableService:
         seats = await self.store.seats(row.id)
         rules = Ruleset.from_json(row.rules)
         game = None
+        ids: list[str] = []
         if row.status != "lobby":
-            log = [LoggedAction(a.deal_no, a.seat, a.action) for a in await self.store.actions(row.id, row.game_no)]
+            actions = await self.store.actions(row.id, row.game_no)
+            log = [LoggedAction(a.deal_no, a.seat, a.action) for a in actions]
             game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)
-        return TableActor(row, seats, game, self.store, self.pool, self.settings, on_idle=self._idle_soon, rng=self.rng)
+            ids = [a.action_id for a in actions if a.action_id is not None]
+        return TableActor(
+            row, seats, game, self.store, self.pool, self.settings, self._idle_soon, self.rng, action_ids=ids
+        )
 
     def _idle_soon(self, actor: TableActor) -> None:
         self._keep(actor.code)

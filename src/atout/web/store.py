@@ -80,7 +80,8 @@ class GameRow:
     game_no: int
     finished_at: datetime
     preset: str
-    players: list[str]
+    #: Each seat's player: ``{"name": ..., "bot": ...}`` (a bot's name is its level).
+    players: list[dict[str, Any]]
     scores: dict[str, int]
     winner: int | None
     deals: int
@@ -197,6 +198,19 @@ class Store:
 
         await self._run(work)
 
+    async def start_table(self, table_id: int, bots: Sequence[SeatRow]) -> None:
+        """Seat the bots in the open seats and mark the table as playing, in one transaction."""
+
+        async def work(conn: AsyncConnection) -> None:
+            c = schema.seats.c
+            for seat in bots:
+                stmt = update(schema.seats).where(c.table_id == table_id, c.seat == seat.seat)
+                await conn.execute(stmt.values(kind=seat.kind, name=seat.name, player=seat.player))
+            stmt = update(schema.tables).where(schema.tables.c.id == table_id)
+            await conn.execute(stmt.values(updated_at=_now(), status="playing"))
+
+        await self._run(work)
+
     async def set_seat(self, table_id: int, seat: SeatRow) -> None:
         async def work(conn: AsyncConnection) -> None:
             c = schema.seats.c
@@ -274,13 +288,19 @@ class Store:
         table_id: int,
         game_no: int,
         preset: str,
-        players: list[str],
+        players: list[dict[str, Any]],
         scores: dict[str, int],
         winner: int | None,
         deals: int,
         records: str,
     ) -> int:
+        """Keep a finished game; saving one again (a retry after a failure) keeps the first and returns its id."""
+
         async def work(conn: AsyncConnection) -> int:
+            c = schema.games.c
+            found = (await conn.execute(select(c.id).where(c.table_id == table_id, c.game_no == game_no))).scalar()
+            if found is not None:
+                return int(found)
             result = await conn.execute(
                 insert(schema.games).values(
                     table_id=table_id,

@@ -21,7 +21,7 @@ from atout.i18n import tr
 from atout.notation import seat_letter
 from atout.observation import Observation
 from atout.rules import Ruleset
-from atout.scoring import DealScore
+from atout.scoring import DealScore, ScoreLine
 from atout.web.game import TableGame, contract_data
 
 View = dict[str, Any]
@@ -50,6 +50,7 @@ def table_view(
     lang: str,
     *,
     host: bool = False,
+    may_start: bool = False,
     waiting: list[int] | None = None,
 ) -> View:
     """The view of ``seat`` (None: a spectator) in ``lang``."""
@@ -59,6 +60,7 @@ def table_view(
         "version": version,
         "you": seat,
         "host": host,
+        "may_start": may_start,
         "rules": {
             "preset": rules.name,
             "players": rules.players,
@@ -89,6 +91,32 @@ def table_view(
         view["match"] = _match(game, lang)
         view["deal"] = _deal(game, seat, lang)
     return view
+
+
+_RED_SUITS = frozenset((1, 2))  # hearts and diamonds
+
+
+def hand_order(mask: int, strain: int | None) -> list[str]:
+    """The cards of ``mask`` as a player holds them: trump first, then red and black suits in turn, each
+    suit strongest first.
+
+    >>> from atout.cards import parse_hand
+    >>> hand_order(parse_hand("A.K.Q.J"), None), hand_order(parse_hand("A.K.Q.J"), 0)
+    (['KH', 'AS', 'QD', 'JC'], ['AS', 'KH', 'JC', 'QD'])
+    """
+    cards = sorted_for_display(mask, strain)
+    suits = list(dict.fromkeys(c >> 3 for c in cards))
+    order = suits[:1] if strain is not None and strain < 4 and suits and suits[0] == strain else []
+    rest = [s for s in suits if s not in order]
+    while rest:
+        if order:
+            red = order[-1] not in _RED_SUITS
+        else:  # start with the colour that has more suits, so that the colours can alternate
+            red = 2 * sum(s in _RED_SUITS for s in rest) >= len(rest)
+        suit = next((s for s in rest if (s in _RED_SUITS) == red), rest[0])
+        order.append(suit)
+        rest.remove(suit)
+    return [c.code for suit in order for c in cards if c >> 3 == suit]
 
 
 def _side_name(game: TableGame, side: int, lang: str) -> str:
@@ -168,7 +196,7 @@ def _deal(game: TableGame, seat: int | None, lang: str) -> View:
     }
     if seat is not None:
         strain = obs.contract.strain if obs.contract else None
-        view["hand"] = [c.code for c in sorted_for_display(obs.hand, strain)]
+        view["hand"] = hand_order(obs.hand, strain)
         legal = obs.legal_actions()
         view["legal"] = [a.notation() for a in legal if not isinstance(a, Declare)]
         view["declare"] = [{"action": a.notation(), "label": a.label(lang)} for a in legal if isinstance(a, Declare)]
@@ -238,14 +266,20 @@ def _heard(obs: Observation, seat: int | None, lang: str) -> dict[str, list[View
     return heard
 
 
-def _score_lines(score: DealScore, lang: str) -> list[View]:
-    """Each term of the score, then each side's rounding, so that the lines add up to the marks."""
-    lines = [{"side": line.side, "label": line.label(lang), "points": line.points} for line in score.lines]
-    for side, marks in score.marks.items():
-        rounding = marks - sum(line.points for line in score.lines if line.side == side)
-        if rounding:
-            lines.append({"side": side, "label": tr("web.table.rounding", lang), "points": rounding})
-    return lines
+def score_lines(score: DealScore, lang: str) -> list[View]:
+    """Each term of the score (the rounding included), so that the lines add up to the marks; a term that
+    sums or multiplies others says how (``detail``: ``(chute 160 + contrat 100) × 2``)."""
+    return [
+        {"side": line.side, "label": line.label(lang), "points": line.points, "detail": _detail(line, lang)}
+        for line in score.lines
+    ]
+
+
+def _detail(line: ScoreLine, lang: str) -> str:
+    terms = " + ".join(f"{part.label(lang)} {part.points}" for part in line.parts)
+    if line.factor > 1:
+        return f"({terms}) × {line.factor}" if len(line.parts) > 1 else f"{terms} × {line.factor}"
+    return terms if len(line.parts) > 1 else ""
 
 
 def _result(game: TableGame, obs: Observation, lang: str) -> View:
@@ -256,10 +290,7 @@ def _result(game: TableGame, obs: Observation, lang: str) -> View:
     score = result.score
     deal = game.deal
     # Every card of a played deal has been seen by the end: the hands as dealt are public now.
-    hands = {
-        str(s): [c.code for c in sorted_for_display(deal.initial_hands[s], deal.strain)]
-        for s in range(game.rules.players)
-    }
+    hands = {str(s): hand_order(deal.initial_hands[s], deal.strain) for s in range(game.rules.players)}
     return {
         "passed_out": False,
         "outcome": score.outcome,
@@ -268,7 +299,7 @@ def _result(game: TableGame, obs: Observation, lang: str) -> View:
         "belote": _by_side(result.belote),
         "announcements": _by_side(result.announcements),
         "totals": _by_side(score.totals),
-        "lines": _score_lines(score, lang),
+        "lines": score_lines(score, lang),
         "marks": _by_side(score.marks),
         "held": score.held,
         "hands": hands,

@@ -5,6 +5,10 @@ observation: never the deal) and awaits the action. The server never waits for a
 bot longer than its spec's time budget and a margin: past that, the club player's
 rules decide (they take well under a millisecond), so a slow or stuck worker
 cannot stall a table.
+
+Worker processes run at a lower priority than the server (a bot's search never
+delays the broadcast of a person's move) and end with it: each watches its parent
+and exits when the parent is gone, even after a ``kill -9``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,6 +37,10 @@ MARGIN = 3.0
 #: Agents kept by each worker (an expert keeps what it learnt about a deal's bidding).
 AGENTS_KEPT = 64
 BACKENDS = ("process", "thread", "ray")
+#: How much lower than the server's a worker process's scheduling priority is (nice increment).
+WORKER_NICENESS = 10
+#: Seconds between a worker's looks at whether its parent is still there.
+PARENT_CHECK = 0.25
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,19 @@ def analyse_deal(records: str, deal_no: int) -> list[dict[str, Any]]:
     ]
 
 
+def start_worker(parent: int) -> None:
+    """Run in each worker process as it starts: yield the processor to the server, and exit with it."""
+    if hasattr(os, "nice"):  # POSIX
+        os.nice(WORKER_NICENESS)
+    threading.Thread(target=_watch_parent, args=(parent,), name="atout-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)  # the server is gone (killed, or stopped without waiting for us)
+
+
 def warm(spec_names: tuple[str, ...]) -> bool:
     """Run in a worker at start: load the compiled kernels the given bots need."""
     if any(load_spec(name).player == "search" or load_spec(name).bidder == "search" for name in spec_names):
@@ -131,7 +154,9 @@ class BotPool:
             self._ray_decide = ray.remote(decide)
             return
         if self.backend == "process":
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=get_context("spawn"), initializer=start_worker, initargs=(os.getpid(),)
+            )
             self._warming = [loop.run_in_executor(self._executor, warm, levels) for _ in range(self.workers)]
         else:  # threads share the process's kernels: load them once, beside the deciding threads
             self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="atout-bot")
@@ -142,9 +167,15 @@ class BotPool:
         await asyncio.gather(*self._warming)
 
     async def close(self) -> None:
+        """Stop the workers: what is queued is dropped, and a worker still thinking is ended."""
         if self._executor is not None:
+            # The executor keeps its processes to itself: take them before it forgets them.
+            processes: dict[int, Any] = getattr(self._executor, "_processes", None) or {}
+            workers = list(processes.values())
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+            for process in workers:
+                process.terminate()
 
     async def decide(self, request: BotRequest) -> Action:
         """The bot's action; the club player's if the bot takes longer than its budget or fails."""

@@ -76,12 +76,73 @@ export function callLabel(notation) {
   return parts.join(" ");
 }
 
+/** Text from the server (a contract's label, say) as an element, its suit symbols in their colours. */
+export function suitText(text, tag = "span", className = "") {
+  const node = el(tag, className);
+  for (const part of text.split(/([♠♥♦♣])/)) {
+    if (!part) continue;
+    const suit = Object.keys(SYMBOLS).find((k) => SYMBOLS[k] === part);
+    node.append(suit ? el("span", RED.has(suit) ? "suit-red" : "suit-black", part) : part);
+  }
+  return node;
+}
+
+/** A call as an element: its words, with a suit's symbol in the suit's colour. */
+export function callEl(notation) {
+  return suitText(callLabel(notation));
+}
+
+/** A card as text (`V♥`), its suit in its colour: for tables where drawn cards would not fit. */
+export function cardText(code) {
+  const node = el("span", `card-text ${RED.has(code[1]) ? "suit-red" : "suit-black"}`, `${t(`common.rank.${code[0]}`)}${SYMBOLS[code[1]]}`);
+  node.setAttribute("aria-label", cardName(code));
+  return node;
+}
+
+/** Signed points as a score sheet writes them: +90, −3. */
+export function signed(points) {
+  return points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0";
+}
+
+/**
+ * A deal's score as a sheet: one column per side, one row per term (the rules core's terms and the
+ * rounding, a term's detail under its name), then the marks. `lines`: [{side, label, points, detail}];
+ * `sides`: [{side, name}]; `marks`: {side: n};
+ * `corner` heads the terms' column, `total` names the last row and `sign` writes the points.
+ */
+export function scoreSheet(lines, sides, marks, corner = "", total = t("web.table.marks"), sign = signed) {
+  const table = el("table", "score-table sheet");
+  const head = el("tr");
+  head.append(el("th", "", corner));
+  for (const s of sides) head.append(el("th", "num", s.name));
+  table.append(head);
+  const labels = [...new Set(lines.map((line) => line.label))];
+  for (const label of labels) {
+    const row = el("tr");
+    const cell = el("td", "", label.charAt(0).toUpperCase() + label.slice(1));
+    const details = lines.filter((l) => l.label === label && l.detail).map((l) => l.detail);
+    for (const detail of new Set(details)) cell.append(el("small", "detail", detail));
+    row.append(cell);
+    for (const s of sides) {
+      const points = lines.filter((l) => l.label === label && l.side === s.side).reduce((a, l) => a + l.points, 0);
+      row.append(el("td", "num", points ? sign(points) : ""));
+    }
+    table.append(row);
+  }
+  const last = el("tr", "marks");
+  last.append(el("th", "", total));
+  for (const s of sides) last.append(el("th", "num", String(marks[String(s.side)] ?? 0)));
+  table.append(last);
+  return table;
+}
+
 export function seatName(letter) {
   return t(`common.seat.${letter}`);
 }
 
+/** A short message at the top of the screen (it never covers the hand). */
 export function toast(text, ms = 3500) {
-  const node = el("div", "toast", text);
+  const node = el("div", "toast", text.charAt(0).toUpperCase() + text.slice(1));
   node.setAttribute("role", "status");
   document.body.append(node);
   setTimeout(() => node.remove(), ms);

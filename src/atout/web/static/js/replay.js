@@ -1,17 +1,27 @@
 // A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score,
 // and on demand the double-dummy analysis of every card (what each one cost against perfect play).
-import { button, callLabel, cardEl, el, lang, loadMessages, t } from "./common.js";
+import { button, callEl, cardEl, cardText, el, lang, loadMessages, scoreSheet, suitText, t } from "./common.js";
 
 const gameId = document.body.dataset.game;
 const root = document.getElementById("replay");
 const state = { game: null, deal: 0, trick: 0, analysis: {} };
 
 function seatLabel(seat) {
-  return state.game.players[seat] || "?";
+  return state.game.players[lang][seat] || "?";
+}
+
+/** A bot by its seat alone (Ouest), for tables where every row names a player. */
+function shortLabel(seat) {
+  return state.game.short[lang][seat] || "?";
 }
 
 function sideLabel(side) {
-  return state.game.players.length === 4 ? t(`common.side.${side === 0 ? "NS" : "EW"}`) : seatLabel(side);
+  return state.game.players[lang].length === 4 ? t(`common.side.${side === 0 ? "NS" : "EW"}`) : seatLabel(side);
+}
+
+function sides() {
+  const n = state.game.players[lang].length;
+  return (n === 4 ? [0, 1] : [...Array(n).keys()]).map((side) => ({ side, name: sideLabel(side) }));
 }
 
 function render() {
@@ -30,10 +40,14 @@ function render() {
 
   const head = el("div", "panel");
   const contract = deal.contract ? `${deal.contract[lang]} · ${seatLabel(deal.contract.taker)}` : t("web.table.passed_out");
-  head.append(el("h2", "", contract));
+  head.append(suitText(contract, "h2"));
   head.append(el("p", "", t("web.replay.dealer", { name: seatLabel(deal.dealer) })));
   const calls = el("div", "calls");
-  for (const call of deal.calls) calls.append(el("span", "", t("web.table.call_line", { name: seatLabel(call.seat), call: callLabel(call.action) })));
+  for (const call of deal.calls) {
+    const line = el("span", "", t("web.table.call_line", { name: shortLabel(call.seat), call: "" }));
+    line.append(callEl(call.action));
+    calls.append(line);
+  }
   head.append(calls);
   root.append(head);
 
@@ -62,7 +76,7 @@ function render() {
       const row = el("div", "row");
       for (const c of shown.cards) {
         const cell = el("div");
-        cell.append(cardEl(c.card, "small"), el("div", "hint", seatLabel(c.seat)));
+        cell.append(cardEl(c.card, "small"), el("div", "hint", shortLabel(c.seat)));
         row.append(cell);
       }
       nav.append(row, el("span", "", t("web.table.trick_won", { name: seatLabel(shown.winner), points: shown.points })));
@@ -72,13 +86,8 @@ function render() {
 
   const score = el("div", "panel");
   score.append(el("h2", "", t(`web.outcome.${deal.outcome}`)));
-  const table = el("table", "score-table");
-  for (const line of deal.lines) {
-    const tr = el("tr");
-    tr.append(el("td", "", sideLabel(line.side)), el("td", "", line[lang]), el("td", "num", `+${line.points}`));
-    table.append(tr);
-  }
-  score.append(table);
+  if (deal.contract) score.append(scoreSheet(deal.lines[lang], sides(), deal.marks));
+  if (deal.held) score.append(el("p", "hint", t("web.table.held", { points: deal.held })));
   if (deal.contract) score.append(button(t("web.replay.analyse"), analyse, "primary"));
   const analysis = state.analysis[state.deal];
   if (analysis) score.append(analysisTable(analysis));
@@ -88,22 +97,29 @@ function render() {
 function analysisTable(rows) {
   const table = el("table", "score-table analysis");
   const head = el("tr");
-  for (const key of ["trick", "player", "card", "value", "best", "cost", "best_cards"]) head.append(el("th", "", t(`web.replay.col_${key}`)));
+  for (const key of ["trick", "player", "card", "value", "best", "cost", "best_cards"]) {
+    head.append(el("th", ["trick", "value", "best", "cost"].includes(key) ? "num" : "", t(`web.replay.col_${key}`)));
+  }
   table.append(head);
   for (const a of rows) {
     const tr = el("tr");
     const cost = el("td", a.cost ? "num cost" : "num", String(a.cost));
-    tr.append(el("td", "num", String(a.trick)), el("td", "", seatLabel(a.seat)));
+    tr.append(el("td", "num", String(a.trick)), el("td", "who", shortLabel(a.seat)));
     const card = el("td");
-    card.append(cardEl(a.card, "mini"));
+    card.append(cardText(a.card));
     tr.append(card, el("td", "num", String(a.value)), el("td", "num", String(a.best)), cost);
-    const best = el("td");
-    for (const c of a.best_cards) best.append(cardEl(c, "mini"));
+    const best = el("td", "best");
+    a.best_cards.forEach((c, i) => {
+      if (i) best.append(" ");
+      best.append(cardText(c));
+    });
     tr.append(best);
     table.append(tr);
   }
   const wrap = el("div");
-  wrap.append(el("p", "hint", t("web.replay.analysis_help")), table);
+  const scroll = el("div", "table-scroll");
+  scroll.append(table);
+  wrap.append(el("p", "hint", t("web.replay.analysis_help")), scroll);
   return wrap;
 }
 

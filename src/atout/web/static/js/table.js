@@ -1,8 +1,8 @@
 // The table page: a thin client. It renders the view the server sends (its own hand, what is public)
 // and sends actions; the server alone decides what is legal and says why when it refuses.
 import {
-  RED, SYMBOLS, button, callLabel, cardBack, cardEl, cardName, el, lang, loadMessages, randomId, seatName, t, toast,
-  tokenKey,
+  RED, SYMBOLS, button, callEl, callLabel, cardBack, cardEl, cardName, el, lang, loadMessages, randomId, scoreSheet,
+  seatName, signed, suitText, t, toast, tokenKey,
 } from "./common.js";
 
 const code = document.body.dataset.code;
@@ -20,7 +20,8 @@ const state = {
   replaced: false,
   hold: null, // the completed trick being shown: {cards: [{seat, card}], winner, points}
   holdTimer: null,
-  showLast: false,
+  showLast: false, // the last trick, shown until the next tap, key or card
+  sheet: false, // the match's score sheet, shown on demand
   pending: new Map(), // action id -> message, resent after a reconnection until acknowledged
   beloteFor: null, // a card waiting for the belote question
   bidValue: null,
@@ -112,8 +113,9 @@ function announce(event, live) {
       state.hold = null;
       render();
     }, HOLD_MS);
-  } else if (event.kind === "play" && state.hold && state.view && state.view.deal && state.view.deal.trick.length) {
-    state.hold = null; // the next trick has begun: gather the last one now
+  } else if (event.kind === "play") {
+    state.showLast = false; // a card is played: the table shows the trick in progress again
+    if (state.hold && state.view && state.view.deal && state.view.deal.trick.length) state.hold = null;
   } else if (event.kind === "deal_start") {
     state.hold = null;
     state.showLast = false;
@@ -151,6 +153,7 @@ function playerName(seat) {
 function render() {
   if (!state.view) return;
   root.replaceChildren(statusBar(), felt());
+  if (state.sheet && state.view.match) root.append(scoreSheetOverlay());
   root.classList.toggle("busy", state.pending.size > 0); // an action is on its way: nothing to press
   document.title = `${t("web.table.title")} ${document.body.dataset.pretty} · atout`;
 }
@@ -183,10 +186,15 @@ function statusBar() {
   }
   bar.append(el("span", "spacer"));
   if (deal && deal.last_trick && deal.phase === "play") {
-    const last = button(t("web.table.last_trick"), () => { state.showLast = !state.showLast; render(); });
+    const last = button(t("web.table.last_trick"), toggleLastTrick, "last-trick-button");
     last.setAttribute("aria-pressed", String(state.showLast));
     last.title = t("web.table.last_trick_key");
     bar.append(last);
+  }
+  if (view.match && view.match.history.length) {
+    const sheet = button(t("web.sheet.button"), () => { state.sheet = true; render(); }, "sheet-button");
+    sheet.title = t("web.sheet.key");
+    bar.append(sheet);
   }
   if (me() !== null && view.status !== "finished") {
     bar.append(button(t("web.table.leave"), () => {
@@ -233,7 +241,9 @@ function seatEl(seat) {
   if (deal && deal.phase !== "done" && seat.seat !== me()) {
     const backs = el("div", "backs");
     for (let i = 0; i < deal.counts[seat.seat]; i++) backs.append(cardBack());
-    box.append(backs);
+    backs.setAttribute("aria-label", t("web.table.cards_left", { n: deal.counts[seat.seat] }));
+    // On a phone the backs give way to their number.
+    box.append(backs, el("div", "count", t("web.table.cards_left", { n: deal.counts[seat.seat] })));
   }
   const said = bubbleFor(seat.seat);
   if (said) box.append(said);
@@ -251,8 +261,8 @@ function bubbleFor(seat) {
     const calls = deal.calls.filter((c) => c.seat === seat);
     if (!calls.length) return null;
     const last = calls[calls.length - 1].action;
-    const bubble = el("div", "bubble", callLabel(last));
-    if (/[HD]$/.test(last) && !/^take/.test(last)) bubble.classList.add("red");
+    const bubble = el("div", "bubble");
+    bubble.append(callEl(last));
     return bubble;
   }
   const trickCards = (state.hold ? state.hold.cards : deal.trick).map((c) => c.card);
@@ -282,14 +292,20 @@ function centerContent() {
   if (view.status === "lobby") return lobbyBox();
   const deal = view.deal;
   if (!deal) return el("div");
-  if (view.status === "finished" && deal.phase === "done") return resultBox(true);
-  if (state.showLast && deal.last_trick) return trickEl(deal.last_trick.cards, deal.last_trick.winner, t("web.table.last_trick"));
+  // The last trick, asked for, shows only while cards are being played: it can never hide the end of a deal.
+  if (state.showLast && deal.last_trick && deal.phase === "play") {
+    const last = deal.last_trick;
+    const caption = t("web.table.last_trick_caption", { name: playerName(last.winner), points: last.points });
+    const trick = trickEl(last.cards, last.winner, caption);
+    trick.classList.add("last");
+    return trick;
+  }
   if (state.hold) {
     const caption = t("web.table.trick_won", { name: playerName(state.hold.winner), points: state.hold.points });
     return trickEl(state.hold.cards, state.hold.winner, caption);
   }
+  if (deal.phase === "done") return resultBox(view.match.finished);
   if (deal.phase === "auction") return auctionBox();
-  if (deal.phase === "done") return resultBox(false);
   if (state.beloteFor) return beloteBox();
   if (deal.turn === me() && deal.declare.length) return declareBox();
   const trick = trickEl(deal.trick, null, "");
@@ -394,7 +410,9 @@ function bidButtons(legal) {
 function callHistory(calls) {
   const list = el("div", "calls");
   for (const call of calls) {
-    list.append(el("span", "", t("web.table.call_line", { name: playerName(call.seat), call: callLabel(call.action) })));
+    const line = el("span", "", t("web.table.call_line", { name: playerName(call.seat), call: "" }));
+    line.append(callEl(call.action));
+    list.append(line);
   }
   return list;
 }
@@ -415,7 +433,7 @@ function beloteBox() {
   const card = state.beloteFor;
   const deal = state.view.deal;
   const again = deal.belote.some((b) => b.seat === me() && b.card[1] === card[1]);
-  const box = el("div", "box");
+  const box = el("div", "box belote");
   box.append(el("h2", "", t("web.table.belote_question", { card: cardName(card) })));
   const row = el("div", "actions");
   const say = button(t(again ? "web.table.rebelote" : "web.table.belote"), () => {
@@ -436,8 +454,8 @@ function resultBox(matchOver) {
   const view = state.view;
   const deal = view.deal;
   const result = deal.result;
-  const box = el("div", "box");
-  if (matchOver && view.match.finished) {
+  const box = el("div", "box result wide");
+  if (matchOver) {
     const winner = view.match.winner;
     box.append(el("h2", "", winner === null ? t("web.table.match_over") : t("common.you_win", { name: sideName(winner) })));
   }
@@ -445,26 +463,11 @@ function resultBox(matchOver) {
     box.append(el("p", "", t("web.table.passed_out")));
   } else {
     const outcome = t(`web.outcome.${result.outcome}`);
-    box.append(el("h2", "", `${deal.contract.label} · ${playerName(deal.contract.taker)} · ${outcome}`));
-    const table = el("table", "score-table");
-    for (const line of result.lines) {
-      const row = el("tr");
-      row.append(el("td", "", sideName(line.side)), el("td", "", line.label), el("td", "num", signed(line.points)));
-      table.append(row);
-    }
-    const marks = el("tr");
-    marks.append(el("th", "", t("web.table.marks")), el("th", "", view.match.sides.map((s) => `${s.name} ${result.marks[String(s.side)]}`).join(" · ")), el("th"));
-    table.append(marks);
-    if (result.held) {
-      const held = el("tr");
-      held.append(el("td", "", t("web.table.held", { points: result.held })), el("td"), el("td"));
-      table.append(held);
-    }
-    box.append(table);
-    box.append(handsMini(result.hands));
+    box.append(suitText(`${deal.contract.label} · ${playerName(deal.contract.taker)} · ${outcome}`, matchOver ? "p" : "h2", "outcome"));
   }
-  const totals = el("p", "", `${t("web.table.totals")} ${view.match.sides.map((s) => `${s.name} ${view.match.scores[String(s.side)]}`).join(" · ")}`);
+  const totals = el("p", "totals", `${t("web.table.totals")} ${view.match.sides.map((s) => `${s.name} ${view.match.scores[String(s.side)]}`).join(" · ")}`);
   box.append(totals);
+  // What to do next comes first: on a phone the details below may need scrolling.
   const row = el("div", "actions");
   if (matchOver) {
     if (me() !== null) row.append(button(t("web.table.rematch"), () => send({ type: "rematch" }), "primary"));
@@ -480,30 +483,94 @@ function resultBox(matchOver) {
     row.append(el("span", "hint", t("web.table.waiting_for", { names: view.waiting.map(playerName).join(", ") })));
   }
   box.append(row);
+  if (result && !result.passed_out) {
+    // When the marks are not simply what each side made (a fall, a coinche, a litige), what each made first.
+    if (result.outcome !== "made" || deal.contract.level) box.append(madeTable(result));
+    box.append(scoreSheet(result.lines, view.match.sides, result.marks));
+    if (result.held) box.append(el("p", "hint", t("web.table.held", { points: result.held })));
+    box.append(handsMini(result.hands));
+  }
   return box;
 }
 
-function signed(points) {
-  return points > 0 ? `+${points}` : `−${-points}`;
+/** What each side made in the deal (the rules core's facts), before the marks are worked out. */
+function madeTable(result) {
+  const sides = state.view.match.sides;
+  const lines = [];
+  for (const [key, label] of [["card_points", "web.table.card_points"], ["belote", "web.table.belote_points"], ["announcements", "web.table.announcement_points"]]) {
+    for (const s of sides) lines.push({ side: s.side, label: t(label), points: result[key][String(s.side)] ?? 0 });
+  }
+  const shown = lines.filter((l) => lines.some((o) => o.label === l.label && o.points));
+  const table = scoreSheet(shown, sides, result.totals, t("web.table.made"), t("web.table.made_total"), String);
+  table.classList.add("made");
+  return table;
 }
 
 function handsMini(hands) {
   const grid = el("div", "hands-mini");
+  grid.setAttribute("aria-label", t("web.table.hands_dealt"));
   for (const [seat, cards] of Object.entries(hands)) {
-    const line = el("div", "row");
-    line.append(el("span", "", playerName(Number(seat))));
+    grid.append(el("span", "who", playerName(Number(seat))));
     const row = el("div", "cards");
     for (const card of cards) row.append(cardEl(card, "mini"));
-    line.append(row);
-    grid.append(line);
+    grid.append(row);
   }
   return grid;
+}
+
+/** The match so far, deal by deal: who dealt, the contract, how it went, the marks and the running score. */
+function scoreSheetOverlay() {
+  const match = state.view.match;
+  const overlay = el("div", "overlay");
+  overlay.addEventListener("click", (e) => { if (e.target === overlay) closeSheet(); });
+  const box = el("div", "box sheet-box");
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", t("web.sheet.title"));
+  box.append(el("h2", "", t("web.sheet.title")));
+  const table = el("table", "score-table match-sheet");
+  const head = el("tr");
+  head.append(el("th", "num", "#"), el("th", "", t("web.sheet.contract")));
+  for (const s of match.sides) head.append(el("th", "num", s.name));
+  table.append(head);
+  match.history.forEach((entry, i) => {
+    const row = el("tr");
+    const what = entry.contract
+      ? `${entry.contract} · ${playerName(entry.taker)} · ${t(`web.outcome.${entry.outcome}`)}`
+      : t("web.outcome.passed");
+    const cell = el("td");
+    cell.append(suitText(what));
+    row.append(el("td", "num", String(i + 1)), cell);
+    for (const s of match.sides) {
+      const cell = el("td", "num");
+      cell.append(el("b", "", String(entry.totals[String(s.side)])), el("small", "", ` (${signed(entry.marks[String(s.side)])})`));
+      row.append(cell);
+    }
+    table.append(row);
+  });
+  box.append(table);
+  const goal = match.target ? t("web.table.target", { target: match.target }) : "";
+  if (goal) box.append(el("p", "hint", t("web.sheet.goal", { goal })));
+  const close = button(t("web.sheet.close"), closeSheet, "primary");
+  box.append(close);
+  setTimeout(() => close.focus(), 0);
+  overlay.append(box);
+  return overlay;
+}
+
+function closeSheet() {
+  state.sheet = false;
+  render();
+}
+
+function toggleLastTrick() {
+  state.showLast = !state.showLast;
+  render();
 }
 
 // ------------------------------------------------------------------------ lobby
 function lobbyBox() {
   const view = state.view;
-  const box = el("div", "box");
+  const box = el("div", "box wide");
   box.append(el("h2", "", t("web.lobby.title")));
   const share = el("div", "share");
   share.append(el("span", "", t("web.lobby.code")), el("code", "", document.body.dataset.pretty));
@@ -526,7 +593,7 @@ function lobbyBox() {
   }
   box.append(seats);
   const actions = el("div", "actions");
-  if (view.host) {
+  if (view.may_start) {
     actions.append(button(t("web.lobby.start"), () => send({ type: "start" }), "primary"));
     actions.append(el("span", "hint", t("web.lobby.bots_fill")));
   } else {
@@ -604,18 +671,30 @@ function playCard(card) {
 document.addEventListener("keydown", (e) => {
   if (!state.view || !state.view.deal || e.target.tagName === "INPUT") return;
   const deal = state.view.deal;
+  if (state.sheet) {
+    if (e.key === "Escape" || e.key === "f") closeSheet();
+    return;
+  }
+  if (e.key === "l" || e.key === "d") {
+    if (deal.last_trick && deal.phase === "play") toggleLastTrick();
+    return;
+  }
+  if (state.showLast) toggleLastTrick(); // any other key puts the table back first
   if (/^[1-9]$/.test(e.key) && deal.hand.length >= Number(e.key) && deal.phase === "play") {
     playCard(deal.hand[Number(e.key) - 1]);
-  } else if (e.key === "l" || e.key === "d") {
-    if (deal.last_trick) {
-      state.showLast = !state.showLast;
-      render();
-    }
+  } else if (e.key === "f" && state.view.match && state.view.match.history.length) {
+    state.sheet = true;
+    render();
   } else if (e.key === "Escape" && state.beloteFor) {
     state.beloteFor = null;
     render();
   }
 });
+
+// A tap anywhere but on the button that shows it puts the last trick away.
+document.addEventListener("click", (e) => {
+  if (state.showLast && !e.target.closest(".last-trick-button")) toggleLastTrick();
+}, true);
 
 function showReplaced() {
   const overlay = el("div", "overlay");

@@ -1,0 +1,144 @@
+"""Finished games, the pages that show them and the limits on the HTTP side.
+
+A match is played to its end through the real actor; then the app, started on the
+same database, lists it, replays it deal by deal (the marks and their terms add
+up), analyses a deal once and keeps the analysis, and lets the records be
+downloaded, which ``atout referee`` reads. Also: the rules pages in each language,
+the per-address limit on creating tables, and a client too slow to read its
+messages, which is cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from harness import Harness, fast_settings, play_random
+
+from atout.i18n import tr
+from atout.record import read_records
+from atout.web.app import OUTBOX, WsConnection, create_app
+from atout.web.settings import Settings
+
+
+async def finished_game(settings: Settings) -> str:
+    """Play a two-player match (one player, one club bot) to its end; its table's code."""
+    async with Harness(settings) as harness:
+        actor, conns = await harness.table("deux", 1)
+        await play_random(actor, conns, random.Random(8))
+        assert actor.status == "finished"
+        return actor.code
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, str]:
+    settings = fast_settings(tmp_path_factory.mktemp("history"))
+    return settings, asyncio.run(finished_game(settings))
+
+
+def test_the_games_page_lists_the_game_and_tells_the_bot_by_its_seat(history: tuple[Settings, str]) -> None:
+    settings, _ = history
+    with TestClient(create_app(settings)) as client:
+        french = client.get("/games").text
+        english = client.get("/games?lang=en").text
+        game = client.get("/games/1?lang=fr").text
+    assert "Joueur 0, Sud · robot club" in french and "Joueur 0, South · club bot" in english
+    assert "Sud · robot club" in game and 'href="/games/1/records.txt"' in game
+
+
+def test_the_replay_gives_each_deal_with_terms_that_add_up_to_its_marks(history: tuple[Settings, str]) -> None:
+    settings, _ = history
+    with TestClient(create_app(settings)) as client:
+        data = client.get("/api/games/1").json()
+        assert client.get("/api/games/99").status_code == 404
+    assert data["players"] == {"fr": ["Joueur 0", "Sud · robot club"], "en": ["Joueur 0", "South · club bot"]}
+    played = [d for d in data["deals"] if d["contract"]]
+    assert played
+    for deal in played:
+        for lang in ("fr", "en"):
+            for side, marks in deal["marks"].items():
+                assert sum(line["points"] for line in deal["lines"][lang] if str(line["side"]) == side) == marks
+        assert len(deal["tricks"]) == 9 and all(len(hand) == 9 for hand in deal["hands"])
+    totals = {side: sum(d["marks"].get(side, 0) for d in data["deals"]) for side in ("0", "1")}
+    assert totals == {k: v for k, v in data["scores"].items()}
+
+
+def test_a_deal_is_analysed_once_and_the_analysis_kept(history: tuple[Settings, str]) -> None:
+    settings, _ = history
+    with TestClient(create_app(settings)) as client:
+        deal = next(i for i, d in enumerate(client.get("/api/games/1").json()["deals"]) if d["contract"])
+        first = client.get(f"/api/games/1/deals/{deal}/analysis")
+        assert first.status_code == 200
+        rows: list[dict[str, Any]] = first.json()
+        assert len(rows) == 18 and all(row["cost"] == row["best"] - row["value"] >= 0 for row in rows)
+        assert all((row["cost"] == 0) == (row["card"] in row["best_cards"]) for row in rows)
+        assert client.get("/api/games/1/deals/99/analysis").status_code == 404
+
+        async def not_again(*_: object) -> None:
+            raise AssertionError("analysed twice")
+
+        client.app.state.service.pool.analyse = not_again  # type: ignore[attr-defined]
+        assert client.get(f"/api/games/1/deals/{deal}/analysis").json() == rows  # the store answers
+
+
+def test_the_records_download_is_read_by_the_referee(history: tuple[Settings, str], tmp_path: Path) -> None:
+    settings, code = history
+    with TestClient(create_app(settings)) as client:
+        response = client.get("/games/1/records.txt")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == f'attachment; filename="atout-{code}-1.txt"'
+    path = tmp_path / "game.txt"
+    path.write_text(response.text, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "atout", "referee", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") >= len(read_records(response.text))  # a summary of every deal
+
+
+def test_the_rules_page_speaks_the_players_language_and_links_to_the_reference(tmp_path: Path) -> None:
+    with TestClient(create_app(fast_settings(tmp_path))) as client:
+        french = client.get("/rules").text
+        english = client.get("/rules?lang=en").text
+        reference = client.get("/rules/reference?lang=fr").text
+    assert "Les règles, pour les joueurs" in french and "Belote coinchée (FFB)" in french
+    assert "The rules, for players" in english and "Sans atout and tout atout" in english
+    assert 'href="/rules/reference"' in french and "The rules atout implements" in reference
+    assert tr("web.rules.english_only", "fr") in reference
+
+
+def test_an_address_creates_a_limited_number_of_tables_an_hour(tmp_path: Path) -> None:
+    with TestClient(create_app(fast_settings(tmp_path, tables_per_hour=2))) as client:
+        body = {"preset": "coinche", "name": "Alice"}
+        assert [client.post("/api/tables", json=body).status_code for _ in range(2)] == [200, 200]
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 429 and refused.json()["detail"] == tr("web.error.too_many_tables", "fr")
+
+
+class StalledSocket:
+    """A WebSocket whose client reads nothing: what is written is kept, and the close code."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int) -> None:
+        self.closed = code
+
+
+def test_a_client_too_slow_to_read_is_closed_with_4008_after_what_it_was_sent() -> None:
+    socket = StalledSocket()
+    conn = WsConnection(socket, None, "fr")  # type: ignore[arg-type]
+    for n in range(OUTBOX + 1):  # the writer is stalled: the outbox fills, then overflows
+        conn.send({"type": "update", "n": n})
+    asyncio.run(conn.write())
+    assert socket.closed == 4008 and len(socket.sent) == OUTBOX - 1
