@@ -10,7 +10,7 @@ from atout import AtoutError, Deal, Ruleset
 from atout.actions import Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
 from atout.bots.knowledge import Knowledge
-from atout.bots.search import SearchAgent
+from atout.bots.search import SearchAgent, _Objective
 from atout.cards import Card
 from atout.rules import PRESETS
 from conformance import first_card
@@ -296,3 +296,43 @@ def test_a_belote_card_played_unsaid_places_the_other_elsewhere() -> None:
         assert not Knowledge.of(east).excluded.get(0, 0) & queen
         assert bool(Knowledge.of(east, always_say_belote=True).excluded.get(0, 0) & queen) is excluded
         assert bool(Knowledge.of(east).known.get(0, 0) & queen) is belote
+
+
+def test_the_search_objective_counts_each_sides_belote_still_to_be_said() -> None:
+    """The belote counts for the side that holds it, toward its contract and its marks (FFB coinche
+    §6 and §10): in a sampled deal, a king–queen of trump the takers' opponents hold costs the takers
+    at least its 20 points, one they hold gains them as much."""
+    deal = first_card()
+    seat = deal.turn
+    assert seat is not None
+    objective = _Objective(deal.observation(seat))
+    king_queen_of_hearts = 0b0110_0000 << 8
+    opponent = (seat + 1) % 4
+    hands = [0, 0, 0, 0]
+    hands[opponent] = king_queen_of_hearts
+    assert objective.held_belotes(hands) == (0, 20)
+    hands[opponent], hands[(seat + 2) % 4] = 0, king_queen_of_hearts
+    assert objective.held_belotes(hands) == (20, 0)
+    for value in (60, 100, 140):
+        assert objective(value, (0, 20)) <= objective(value) - 20
+        assert objective(value, (20, 0)) >= objective(value) + 20
+
+
+def test_a_sampling_charge_stops_a_card_after_fewer_samples() -> None:
+    """``nodes_per_sample`` charges each sampled deal to the card's node budget (its sampling's own cost)."""
+    deal = first_card()
+    seat = deal.turn
+    assert seat is not None
+    spec = {"name": "e", "player": "search", "samples": 50, "nodes_per_card": 300_000, "nodes_per_sample": 100_000}
+    agent = SearchAgent(load_spec(spec), 1)
+    agent.act(deal.observation(seat))
+    assert 1 <= agent.last_search[1] <= 3
+
+
+def test_sampling_fields_are_checked_and_left_out_of_records_at_their_default() -> None:
+    for field, bad in (("auction_tries", 0), ("auction_tries", 1001), ("nodes_per_sample", -1), ("samples", 10_001)):
+        with pytest.raises(AtoutError, match=field):
+            load_spec({"name": "x", field: bad})
+    assert not {"auction_tries", "nodes_per_sample"} & set(load_spec("expert").to_dict())
+    spec = load_spec({"name": "x", "auction_tries": 1, "nodes_per_sample": 5_000})
+    assert load_spec(spec.to_dict()) == spec

@@ -54,8 +54,6 @@ START_RATE = 4_000_000
 #: the spec sets it for other bids and coinches: double-dummy values flatter the side that
 #: knows every card, so bids and doubles want a margin.
 MAKE_TO_BID_CAPOT = 0.85
-#: Placements tried to find one the auction makes likely.
-AUCTION_TRIES = 30
 #: How far below a bid a bidder's hand may value (the club player's margin).
 BID_MARGIN = 20
 #: How far above the club player's own ceiling the search bidder may go when its samples say so.
@@ -158,8 +156,9 @@ class SearchAgent:
                 by_card[a.card] = a  # say belote whenever it may be said
         if len(by_card) == 1:
             return next(iter(by_card.values()))
-        know = Knowledge.of(obs)
+        know = Knowledge.of(obs, always_say_belote=True)
         solver = self._solver(obs.rules)
+        objective = _Objective(obs)
         totals = dict.fromkeys(by_card, 0.0)
         budget = self._budget(self.spec.nodes_per_card, self.spec.time_per_card)
         count = 0
@@ -171,9 +170,11 @@ class SearchAgent:
                     solution = solver.solve(deal, node_limit=limit)
             except SearchLimit:
                 break
+            budget.spend(self.spec.nodes_per_sample)
             budget.end_sample()
+            held = objective.held_belotes([deal.hand_mask(s) for s in range(obs.rules.players)])
             for card, value in solution.values.items():
-                totals[card] += _utility(obs, value)
+                totals[card] += objective(value, held)
             count += 1
         self.last_search = (self.spec.nodes_per_card - budget.nodes, count)
         if not count:
@@ -302,7 +303,7 @@ class SearchAgent:
         and take must be one a club player (:mod:`atout.bots.heuristic`) could make with that
         hand, within a margin (the best of a few tries when none fits)."""
         best: tuple[int, dict[int, int]] | None = None
-        for _ in range(AUCTION_TRIES):
+        for _ in range(self.spec.auction_tries):
             placed = know.sample(self.rng)
             miss = _auction_misfit(obs, placed, know.played)
             if best is None or miss < best[0]:
@@ -414,10 +415,13 @@ def _points_in_play(rules: Ruleset, strain: int) -> int:
     return deck_points * rules.players * rules.hand_size // 32 + 10
 
 
-def _score_for(rules: Ruleset, contract: Contract, seat: int, mine: int, bonus: int) -> tuple[float, str]:
+def _score_for(
+    rules: Ruleset, contract: Contract, seat: int, mine: int, bonus: int, theirs: int = 0
+) -> tuple[float, str]:
     """The seat's marks minus its opponents' (on average) when its side ends with ``mine`` card
-    points and ``bonus`` belote/announcement points. With three players the two defenders share
-    their points equally, as the double-dummy value counts them together."""
+    points, ``bonus`` belote and announcement points and its opponents ``theirs``. With three
+    players the two defenders share their points equally, as the double-dummy value counts them
+    together."""
     sides = rules.sides
     if rules.players == 3:
         together = [s for s in sides if s != contract.taker] if seat != contract.taker else [seat]
@@ -432,35 +436,71 @@ def _score_for(rules: Ruleset, contract: Contract, seat: int, mine: int, bonus: 
         rest = max(_points_in_play(rules, contract.strain) - mine, 0)
         card = {s: (mine // len(together) if s in together else rest // len(others)) for s in sides}
     own = rules.side_of(seat)
-    facts = DealFacts(contract, card, {own: bonus}, {}, capot)
+    belote = {own: bonus, others[0]: theirs} if theirs else {own: bonus}
+    facts = DealFacts(contract, card, belote, {}, capot)
     score = score_deal(rules, facts, check=False)
     marks = score.marks
     return marks[own] - sum(marks[s] for s in sides if s not in together) / len(others), score.outcome
 
 
-def _utility(obs: Observation, value: int) -> float:
-    """The score the seat expects when its side takes ``value`` more card points from here."""
-    rules = obs.rules
-    assert obs.contract is not None
-    mine = (
-        {obs.seat}
-        if rules.players != 3 or obs.seat == obs.contract.taker
-        else {s for s in range(3) if s != obs.contract.taker}
-    )
-    if rules.players == 4:
-        mine = {s for s in range(4) if rules.side_of(s) == rules.side_of(obs.seat)}
-    taken = sum(t.points for t in obs.tricks if t.winner in mine)
-    said = {(s, c >> 3) for s, c in obs.belote_said if s in mine}
-    bonus = rules.belote_points * len(said)
-    if obs.belote_ok and (obs.belote_ok.bit_count() == 2):
-        bonus += rules.belote_points
-    if obs.announcement_winner is not None and obs.announcement_winner in {rules.side_of(s) for s in mine}:
-        bonus += sum(
-            a.points(obs.contract.strain, rules.announcement_values)
-            for announced in obs.shown.values()
-            for a in announced
-        )
-    return _score_for(rules, obs.contract, obs.seat, taken + value, bonus)[0]
+class _Objective:
+    """The score the seat expects when its side takes ``value`` more card points from here, in a
+    sampled deal where each side holds belotes still to be said: what is already won (tricks,
+    belotes said, announcements scored) counts for the side that won it, the opponents' too, as
+    their belote and announcements count toward their contract and marks."""
+
+    def __init__(self, obs: Observation) -> None:
+        rules = obs.rules
+        contract = obs.contract
+        assert contract is not None
+        self.obs = obs
+        self.contract = contract
+        if rules.players == 4:
+            self.mine = {s for s in range(4) if rules.side_of(s) == rules.side_of(obs.seat)}
+        elif rules.players == 3 and obs.seat != contract.taker:
+            self.mine = {s for s in range(3) if s != contract.taker}
+        else:
+            self.mine = {obs.seat}
+        self.taken = sum(t.points for t in obs.tricks if t.winner in self.mine)
+        said = {(s, c >> 3) for s, c in obs.belote_said}
+        self.bonus = [0, 0]  # mine, theirs
+        for seat, _ in said:
+            self.bonus[seat not in self.mine] += rules.belote_points
+        if obs.announcement_winner is not None:
+            shown = sum(
+                a.points(contract.strain, rules.announcement_values)
+                for announced in obs.shown.values()
+                for a in announced
+            )
+            self.bonus[rules.side_of(obs.seat) != obs.announcement_winner] += shown
+        self.pairs = _belote_pairs(rules, contract.strain)
+        self._cache: dict[tuple[int, int, int], float] = {}
+
+    def held_belotes(self, hands: list[int]) -> tuple[int, int]:
+        """Belote points each side (mine, theirs) holds still unsaid in a sampled deal's ``hands``."""
+        held = [0, 0]
+        for seat, hand in enumerate(hands):
+            for pair in self.pairs:
+                if hand & pair == pair:
+                    held[seat not in self.mine] += self.obs.rules.belote_points
+        return held[0], held[1]
+
+    def __call__(self, value: int, held: tuple[int, int] = (0, 0)) -> float:
+        key = (value, held[0], held[1])
+        utility = self._cache.get(key)
+        if utility is None:
+            obs = self.obs
+            mine, theirs = self.bonus[0] + held[0], self.bonus[1] + held[1]
+            utility = _score_for(obs.rules, self.contract, obs.seat, self.taken + value, mine, theirs)[0]
+            self._cache[key] = utility
+        return utility
+
+
+def _belote_pairs(rules: Ruleset, strain: int) -> tuple[int, ...]:
+    """The king-queen pairs that make a belote in ``strain`` (every suit's at tout atout)."""
+    if not rules.belote or not rules.belote_points or strain == 4:
+        return ()
+    return tuple(_QUEEN_KING << (8 * suit) for suit in (range(4) if strain == 5 else (strain,)))
 
 
 def _auction_misfit(obs: Observation, placed: dict[int, int], played: dict[int, int]) -> int:

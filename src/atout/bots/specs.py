@@ -9,6 +9,10 @@ A spec names the bidder and the card player and their budgets::
     player = "search"        # random | heuristic | search
     samples = 24                  # search: deals sampled per card, at most
     nodes_per_card = 8_000_000    # search: solver nodes a card may search, at most
+    nodes_per_sample = 0          # search: nodes charged to a card's budget for each deal sampled
+                                  # (sampling's own cost, so cheap late solves do not run long)
+    auction_tries = 30            # search: placements tried for one that fits the others' calls
+                                  # (1: any placement the play allows, the calls unread)
     bid_samples = 8               # search: deals sampled to value the contracts, at most
     nodes_per_call = 20_000_000   # search: solver nodes a call may search, at most
     time_per_card = 1.0           # search, interactive tables only: seconds a card may take, at most
@@ -63,7 +67,7 @@ LEVELS = ("random", "debutant", "club", "heuristic", "expert")
 ENGINES = ("atout", "colver")
 #: Fields added since results files were first written: :meth:`BotSpec.to_dict` leaves them out
 #: at their default, so a spec's record (and a run resumed from it) stays the same.
-_ADDED_FIELDS = ("engine", "peer_spec")
+_ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries")
 #: The largest node budget a decision may have (some minutes of search).
 MAX_NODES = 10_000_000_000
 
@@ -78,6 +82,8 @@ class BotSpec:
     taker: str | None = None
     samples: int = 24
     nodes_per_card: int = 8_000_000
+    nodes_per_sample: int = 0
+    auction_tries: int = 30
     bid_samples: int = 8
     nodes_per_call: int = 20_000_000
     time_per_card: float = 1.0
@@ -100,8 +106,12 @@ class BotSpec:
         for role in ("bidder", "player", "taker"):
             if getattr(self, role) not in KINDS and (role != "taker" or self.taker is not None):
                 raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
-        if not 1 <= self.samples <= 1000 or not 1 <= self.bid_samples <= 1000:
-            raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 1000")
+        if not 1 <= self.samples <= 10_000 or not 1 <= self.bid_samples <= 10_000:
+            raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 10,000")
+        if not 1 <= self.auction_tries <= 1000:
+            raise AtoutError(f"{where}: auction_tries must be between 1 and 1000")
+        if not 0 <= self.nodes_per_sample <= MAX_NODES:
+            raise AtoutError(f"{where}: nodes_per_sample must be between 0 and {MAX_NODES:_}")
         for budget in ("nodes_per_card", "nodes_per_call"):
             value = getattr(self, budget)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NODES:
