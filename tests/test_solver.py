@@ -188,6 +188,115 @@ def test_full_deal_from_trick_one() -> None:
     assert 0 <= solution.value <= 252
 
 
+#: (preset, options, strain, tricks done at least, nodes on two positions of each of the seeds 1, 2 and 3:
+#: solve, value for the takers and "can the takers reach 82?", each from an empty table, then solve
+#: with the table the case's earlier positions left). The search's layout and speed may change; a
+#: change of these counts is a change of the search itself, to be measured (docs/performance.md).
+NODE_COUNTS = [
+    (
+        "coinche",
+        {},
+        1,
+        0,
+        [
+            (31523, 26410, 451, 31523),
+            (6588, 7588, 166, 6601),
+            (84034, 60254, 10118, 55112),
+            (499, 501, 394, 499),
+            (377, 361, 263, 373),
+            (1066, 258, 512, 1189),
+        ],
+    ),
+    (
+        "coinche",
+        {},
+        1,
+        3,
+        [(937, 896, 304, 937), (18, 12, 5, 18), (213, 218, 4, 213), (8, 1, 1, 8), (13, 12, 12, 13), (46, 47, 7, 46)],
+    ),
+    (
+        "coinche",
+        {"sans_atout": True},
+        4,
+        2,
+        [(1177, 258, 107, 1177), (4, 5, 2, 4), (1096, 1097, 41, 1096), (2, 2, 0, 2), (922, 745, 31, 954), (8, 1, 1, 8)],
+    ),
+    (
+        "coinche",
+        {"tout_atout": True},
+        5,
+        2,
+        [
+            (4949, 3247, 1353, 4949),
+            (4, 3, 3, 4),
+            (4059, 4050, 653, 4031),
+            (3317, 3324, 269, 3566),
+            (411, 499, 27, 411),
+            (67, 13, 11, 65),
+        ],
+    ),
+    (
+        "coinche",
+        {"must_undertrump": True, "overtrump_partner": False, "capot_points": 250},
+        0,
+        3,
+        [
+            (206, 48, 1, 206),
+            (25, 30, 2, 25),
+            (1026, 961, 95, 1026),
+            (26, 1, 1, 26),
+            (91, 146, 69, 91),
+            (1808, 414, 96, 1808),
+        ],
+    ),
+    (
+        "coinche",
+        {"undertrump_partner": True, "must_undertrump": True},
+        3,
+        4,
+        [(63, 37, 11, 63), (598, 441, 80, 598), (138, 150, 109, 138), (36, 51, 5, 36), (4, 8, 3, 4), (8, 9, 9, 8)],
+    ),
+    (
+        "trois",
+        {},
+        3,
+        2,
+        [
+            (208, 162, 14, 208),
+            (6, 1, 1, 6),
+            (1405, 789, 45, 1405),
+            (191, 156, 55, 191),
+            (25, 30, 3, 25),
+            (11, 8, 8, 11),
+        ],
+    ),
+    ("deux", {}, 1, 4, [(68, 23, 1, 68), (4, 1, 1, 4), (48, 7, 1, 48), (0, 2, 2, 0), (31, 36, 18, 31), (4, 2, 1, 4)]),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "strain", "min_done", "expected"),
+    NODE_COUNTS,
+    ids=[f"{p}-{s}-{d}-{i}" for i, (p, _, s, d, _) in enumerate(NODE_COUNTS)],
+)
+def test_node_counts_on_fixed_positions(
+    preset: str, options: dict[str, object], strain: int, min_done: int, expected: list[tuple[int, ...]]
+) -> None:
+    rules = Ruleset.preset(preset, **options)
+    warm = Solver(rules)
+    found = []
+    for seed in (1, 2, 3):
+        for deal in random_positions(rules, strain, 2, seed=seed, min_done=min_done):
+            assert deal.contract is not None
+            side = rules.side_of(deal.contract.taker)
+            value = Solver(rules)
+            value.value(deal, side)
+            reach = Solver(rules)
+            reach.can_reach(deal, side, 82)
+            found.append((Solver(rules).solve(deal).nodes, value.nodes, reach.nodes, warm.solve(deal).nodes))
+    assert found == expected
+
+
 def test_a_node_limit_stops_a_solve_without_spoiling_the_next() -> None:
     deal = first_card()
     rules = deal.rules
