@@ -10,7 +10,7 @@ from numba import njit
 
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, card_points, lowest, popcount
-from atout.solver.context import BY_STRENGTH, CAPOT_BONUS, MODE, PLAYERS, SUITS, helper
+from atout.solver.context import BY_STRENGTH, CAPOT_BONUS, MODE, PLAYERS, SUITS, TABLES, helper
 
 
 @helper
@@ -209,4 +209,4 @@ def upper_bound(hands: np.ndarray, tricks: np.ndarray, count: int, tricks_left: 
     return upper
 
 
-guard(sys.modules[__name__], (POINTS, SUITS, BY_STRENGTH))
+guard(sys.modules[__name__], TABLES)

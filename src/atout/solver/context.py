@@ -10,8 +10,11 @@ import numpy as np
 from numba import njit
 
 from atout.fast.cache import guard
-from atout.fast.kernels import STRENGTH, legal_mask
+from atout.fast.kernels import ABOVE, POINTS, STRENGTH, TRUMP_MASK, legal_mask
 
+#: The rules core's tables, which the compiled code bakes in (the solver's own are built from them):
+#: each solver module stamps numba's cache with them (:func:`atout.fast.cache.guard`).
+TABLES = (POINTS, STRENGTH, ABOVE, TRUMP_MASK)
 #: Slots of the context array ``ctx`` shared by every call of one search.
 PLAYERS, PARTNERS, OVER_PARTNER, UNDERTRUMP, MODE, CAPOT_BONUS, ME, GENERATION, TT_BITS, NODES = range(10)
 #: ``ctx[NODE_LIMIT]`` > 0 stops a search once ``ctx[NODES]`` passes it, setting ``ctx[ABORTED]``;
@@ -62,4 +65,4 @@ def legal_cards(hand: int, led: int, top: int, partner_winning: bool, mode: int,
     return legal_mask(hand, led, top, partner_winning, mode, over, under, under_partner)
 
 
-guard(sys.modules[__name__], (STRENGTH, SUITS, BY_STRENGTH))
+guard(sys.modules[__name__], TABLES)

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from atout.fast.cache import guard
-from atout.fast.kernels import ABOVE, POINTS, STRENGTH, TRUMP_MASK, beats, legal_mask, lowest
+from atout.fast.kernels import POINTS, beats, legal_mask, lowest
 from atout.solver.context import (
     CAPOT_BONUS,
     INF,
@@ -19,6 +19,7 @@ from atout.solver.context import (
     MODE,
     OVER_PARTNER,
     PLAYERS,
+    TABLES,
     UNDER_PARTNER,
     UNDERTRUMP,
     helper,
@@ -320,4 +321,4 @@ def three_tricks(
     return best0, best_card, nodes
 
 
-guard(sys.modules[__name__], (POINTS, STRENGTH, ABOVE, TRUMP_MASK))
+guard(sys.modules[__name__], TABLES)

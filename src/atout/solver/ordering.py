@@ -16,7 +16,7 @@ from numba import njit
 
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, STRENGTH, beats, lowest
-from atout.solver.context import KILLERS, MODE, PARTNERS, PLAYERS, SUITS, helper, legal_cards, seat
+from atout.solver.context import KILLERS, MODE, PARTNERS, PLAYERS, SUITS, TABLES, helper, legal_cards, seat
 from atout.solver.stack import Stack
 
 
@@ -390,4 +390,4 @@ def order3(
     return k0, k1, k2
 
 
-guard(sys.modules[__name__], (POINTS, STRENGTH, SUITS, _NEXT_UP))
+guard(sys.modules[__name__], TABLES)

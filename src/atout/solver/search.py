@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from atout.fast.cache import guard
-from atout.fast.kernels import ABOVE, POINTS, STRENGTH, TRUMP_MASK, beats, card_points
+from atout.fast.kernels import POINTS, beats, card_points
 from atout.solver.bounds import quick_bounds, upper_bound
 from atout.solver.context import (
     ABORTED,
@@ -35,6 +35,7 @@ from atout.solver.context import (
     NODES,
     PARTNERS,
     PLAYERS,
+    TABLES,
     TT_BITS,
     helper,
     legal_cards,
@@ -509,4 +510,4 @@ def solve_moves(
             return
 
 
-guard(sys.modules[__name__], (POINTS, STRENGTH, ABOVE, TRUMP_MASK))
+guard(sys.modules[__name__], TABLES)

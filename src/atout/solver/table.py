@@ -16,7 +16,7 @@ from numba.extending import intrinsic
 
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, beats, lowest
-from atout.solver.context import BY_STRENGTH, GENERATION, INF, ME, MODE, PLAYERS, TT_BITS, seat
+from atout.solver.context import BY_STRENGTH, GENERATION, INF, ME, MODE, PLAYERS, TABLES, TT_BITS, seat
 from atout.solver.stack import Stack
 
 
@@ -206,4 +206,4 @@ def trick_start_entry(st: Stack, d: int, ctx: np.ndarray, keys: np.ndarray) -> t
     return key, meta, slot
 
 
-guard(sys.modules[__name__], (POINTS, BY_STRENGTH, _ZERO_RUNS))
+guard(sys.modules[__name__], TABLES)
