@@ -12,6 +12,7 @@ best time, as a shared machine's load comes and goes over minutes; node counts d
 
     python benchmarks/bench_solver.py              # a few minutes
     python benchmarks/bench_solver.py --quick      # a fraction of the corpus, once
+    python benchmarks/bench_solver.py --corpus-only --repeat 1   # the corpus once, no rollouts, no first call
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="at most 10 positions per category, timed once")
     parser.add_argument("--repeat", type=int, default=5, help="rounds over the corpus; each position's best is kept")
+    parser.add_argument("--corpus-only", action="store_true", help="the corpus only: no rollouts, no first call")
     args = parser.parse_args()
     repeat = 1 if args.quick else max(1, args.repeat)
     groups = load(10 if args.quick else None)
@@ -148,6 +150,8 @@ def main() -> None:
             f"| {category} | {len(deals)} | {solve[0]:.2f} | {solve[1]:.2f} | {solve[2]:,.0f} | {solve[3]:,.0f} "
             f"| {threshold[0]:.2f} | {threshold[1]:.2f} | {threshold[2]:,.0f} | {threshold[3]:,.0f} |"
         )
+    if args.corpus_only:
+        return
     full = [d for c, ds in groups.items() if c.startswith("trick1") for d in ds]
     print()
     print(f"Random full-deal rollouts: {rollout_rate(full, 20_000):,.0f} per second")

@@ -3,7 +3,9 @@ trick winners and points, on at least 10,000 random positions per preset and pla
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import random
 import subprocess
 import sys
@@ -11,10 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba.core.registry import CPUDispatcher
 
 from atout import Deal, Phase, Ruleset
 from atout.actions import Declare
 from atout.fast import card_points, legal_mask, mode_of, rollouts, trick_winner
+from atout.fast.cache import COMPILED
 from atout.tables import play_mode
 
 POSITIONS = 10_000
@@ -183,3 +187,28 @@ def test_the_disk_cache_never_runs_with_stale_tables(tmp_path: Path) -> None:
         seen.append(run.stdout.decode().strip())
     assert seen == ["11", "11", "22"]
     assert list((tmp_path / "cache").rglob("*.nbi")) and list((tmp_path / "cache").rglob("*.stamp"))
+
+
+def _compiled_modules() -> set[str]:
+    """The modules of the compiled packages that define a compiled function."""
+    found = set()
+    for package in COMPILED:
+        for info in pkgutil.iter_modules(importlib.import_module(f"atout.{package}").__path__):
+            name = f"atout.{package}.{info.name}"
+            functions = vars(importlib.import_module(name)).values()
+            if any(isinstance(f, CPUDispatcher) and f.py_func.__module__ == name for f in functions):
+                found.add(name)
+    return found
+
+
+def test_every_compiled_module_guards_its_cache(tmp_path: Path) -> None:
+    """Each module that defines compiled functions calls the guard when imported (each inlines code of
+    other files, which numba does not watch): a fresh cache then holds that module's stamp."""
+    compiled = _compiled_modules()
+    assert {"atout.fast.kernels", "atout.solver.search", "atout.solver.endgames"} <= compiled
+    script = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", script, *sorted(compiled)], env=env, capture_output=True)
+    assert run.returncode == 0, run.stderr.decode()
+    stamped = {name for name in compiled if list(tmp_path.rglob(f"{name}.*.stamp"))}
+    assert stamped == compiled

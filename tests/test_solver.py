@@ -15,8 +15,7 @@ import pytest
 
 from atout import AtoutError, Deal, Phase, Ruleset
 from atout.fast import ABOVE, POINTS, STRENGTH
-from atout.solver import Position, SearchLimit, Solver, position_of
-from atout.solver import search as core
+from atout.solver import Position, SearchLimit, Solver, bounds, context, endgames, ordering, position_of, search, table
 from conformance import first_card
 from solver_reference import minimax, random_positions, reference_trick_start_value, reference_value
 
@@ -68,7 +67,7 @@ def _trick_starts(
     ("preset", "options", "strain"), MODES, ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(MODES)]
 )
 def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
-    """``_last_two`` (the search's valuation of a trick start with two tricks left) gives the plain
+    """``last_two`` (the search's valuation of a trick start with two tricks left) gives the plain
     minimax's value for either side, with and without each side's capot hopes."""
     rules = Ruleset.preset(preset, **options)
     solver = Solver(rules)
@@ -77,8 +76,8 @@ def test_the_last_two_tricks_match_plain_minimax(preset: str, options: dict[str,
         hands = np.array(pos.hands, np.int64)
         total = int(sum(POINTS[pos.mode, c] for h in pos.hands for c in range(32) if h >> c & 1))
         for side, capot in itertools.product((0, 1), ((False, False), (True, False), (False, True))):
-            solver._ctx[core.ME] = side
-            fast = core._last_two(hands, pos.leader, *capot, solver._seat_side, solver._ctx, total)
+            solver._ctx[context.ME] = side
+            fast = endgames.last_two(hands, pos.leader, *capot, solver._seat_side, solver._ctx, total)
             exact = reference_trick_start_value(rules, dataclasses.replace(pos, capot=capot), side)
             assert fast == exact, (deal.position(), side, capot)
             checked += 1
@@ -94,7 +93,7 @@ FOUR_PLAYER_MODES = [m for m in MODES if Ruleset.preset(m[0]).players == 4]
     ids=[f"{p}-{s}-{i}" for i, (p, _, s) in enumerate(FOUR_PLAYER_MODES)],
 )
 def test_the_last_three_tricks_match_plain_minimax(preset: str, options: dict[str, object], strain: int) -> None:
-    """``_three_tricks`` (the search's nested loops for a four-player trick start with three tricks
+    """``three_tricks`` (the search's nested loops for a four-player trick start with three tricks
     left) gives the plain minimax's value in an open window, a sound fail-soft bound in a zero
     window on either side of it, and a best card that keeps the value."""
     rules = Ruleset.preset(preset, **options)
@@ -105,17 +104,17 @@ def test_the_last_three_tricks_match_plain_minimax(preset: str, options: dict[st
         remaining = int(sum(pos.hands))
         total = int(sum(POINTS[pos.mode, c] for c in range(32) if remaining >> c & 1))
         keys = np.zeros((4, 256), np.int64)
-        core._suit_keys(hands, 4, pos.mode, keys)
+        table.suit_keys(hands, 4, pos.mode, keys)
         args = (solver._seat_side, solver._ctx, solver._table, keys)
         for side in (0, 1):
-            solver._ctx[core.ME] = side
+            solver._ctx[context.ME] = side
             exact = reference_trick_start_value(rules, pos, side)
-            value, card, nodes = core._three_tricks(
+            value, card, nodes = endgames.three_tricks(
                 hands, pos.leader, *pos.capot, -1, 10**4, -1, remaining, total, *args
             )
             assert value == exact and nodes > 0, (deal.position(), side)
-            high = core._three_tricks(hands, pos.leader, *pos.capot, exact - 1, exact, -1, remaining, total, *args)
-            low = core._three_tricks(hands, pos.leader, *pos.capot, exact, exact + 1, -1, remaining, total, *args)
+            high = endgames.three_tricks(hands, pos.leader, *pos.capot, exact - 1, exact, -1, remaining, total, *args)
+            low = endgames.three_tricks(hands, pos.leader, *pos.capot, exact, exact + 1, -1, remaining, total, *args)
             assert high[0] >= exact >= low[0], (deal.position(), side)
             if pos.seat_side[pos.leader] == side:
                 assert reference_value(rules, pos, card) == exact
@@ -188,6 +187,115 @@ def test_full_deal_from_trick_one() -> None:
     assert 0 <= solution.value <= 252
 
 
+#: (preset, options, strain, tricks done at least, nodes on two positions of each of the seeds 1, 2 and 3:
+#: solve, value for the takers and "can the takers reach 82?", each from an empty table, then solve
+#: with the table the case's earlier positions left). The search's layout and speed may change; a
+#: change of these counts is a change of the search itself, to be measured (docs/performance.md).
+NODE_COUNTS = [
+    (
+        "coinche",
+        {},
+        1,
+        0,
+        [
+            (31523, 26410, 451, 31523),
+            (6588, 7588, 166, 6601),
+            (84034, 60254, 10118, 55112),
+            (499, 501, 394, 499),
+            (377, 361, 263, 373),
+            (1066, 258, 512, 1189),
+        ],
+    ),
+    (
+        "coinche",
+        {},
+        1,
+        3,
+        [(937, 896, 304, 937), (18, 12, 5, 18), (213, 218, 4, 213), (8, 1, 1, 8), (13, 12, 12, 13), (46, 47, 7, 46)],
+    ),
+    (
+        "coinche",
+        {"sans_atout": True},
+        4,
+        2,
+        [(1177, 258, 107, 1177), (4, 5, 2, 4), (1096, 1097, 41, 1096), (2, 2, 0, 2), (922, 745, 31, 954), (8, 1, 1, 8)],
+    ),
+    (
+        "coinche",
+        {"tout_atout": True},
+        5,
+        2,
+        [
+            (4949, 3247, 1353, 4949),
+            (4, 3, 3, 4),
+            (4059, 4050, 653, 4031),
+            (3317, 3324, 269, 3566),
+            (411, 499, 27, 411),
+            (67, 13, 11, 65),
+        ],
+    ),
+    (
+        "coinche",
+        {"must_undertrump": True, "overtrump_partner": False, "capot_points": 250},
+        0,
+        3,
+        [
+            (206, 48, 1, 206),
+            (25, 30, 2, 25),
+            (1026, 961, 95, 1026),
+            (26, 1, 1, 26),
+            (91, 146, 69, 91),
+            (1808, 414, 96, 1808),
+        ],
+    ),
+    (
+        "coinche",
+        {"undertrump_partner": True, "must_undertrump": True},
+        3,
+        4,
+        [(63, 37, 11, 63), (598, 441, 80, 598), (138, 150, 109, 138), (36, 51, 5, 36), (4, 8, 3, 4), (8, 9, 9, 8)],
+    ),
+    (
+        "trois",
+        {},
+        3,
+        2,
+        [
+            (208, 162, 14, 208),
+            (6, 1, 1, 6),
+            (1405, 789, 45, 1405),
+            (191, 156, 55, 191),
+            (25, 30, 3, 25),
+            (11, 8, 8, 11),
+        ],
+    ),
+    ("deux", {}, 1, 4, [(68, 23, 1, 68), (4, 1, 1, 4), (48, 7, 1, 48), (0, 2, 2, 0), (31, 36, 18, 31), (4, 2, 1, 4)]),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "strain", "min_done", "expected"),
+    NODE_COUNTS,
+    ids=[f"{p}-{s}-{d}-{i}" for i, (p, _, s, d, _) in enumerate(NODE_COUNTS)],
+)
+def test_node_counts_on_fixed_positions(
+    preset: str, options: dict[str, object], strain: int, min_done: int, expected: list[tuple[int, ...]]
+) -> None:
+    rules = Ruleset.preset(preset, **options)
+    warm = Solver(rules)
+    found = []
+    for seed in (1, 2, 3):
+        for deal in random_positions(rules, strain, 2, seed=seed, min_done=min_done):
+            assert deal.contract is not None
+            side = rules.side_of(deal.contract.taker)
+            value = Solver(rules)
+            value.value(deal, side)
+            reach = Solver(rules)
+            reach.can_reach(deal, side, 82)
+            found.append((Solver(rules).solve(deal).nodes, value.nodes, reach.nodes, warm.solve(deal).nodes))
+    assert found == expected
+
+
 def test_a_node_limit_stops_a_solve_without_spoiling_the_next() -> None:
     deal = first_card()
     rules = deal.rules
@@ -238,7 +346,7 @@ def test_cashable_masters_never_exceed_what_the_leaders_side_takes(
         if pos.trick:
             continue
         side = pos.seat_side[pos.leader]
-        quick = core._leader_sure(
+        quick = bounds.leader_sure(
             np.array(pos.hands, np.int64),
             pos.leader,
             rules.players,
@@ -261,7 +369,7 @@ def test_with_three_players_the_other_defender_ruffing_ends_the_cashing() -> Non
     void in hearts with the eight of spades, must ruff the first."""
     hands = np.array([0x980100, 0x1022800, 0x450002], np.int64)
     seat_side = np.array([0, 1, 1], np.int64)
-    quick = core._leader_sure(hands.copy(), 1, 3, seat_side, 0, 10**6, np.zeros(4, np.int64))
+    quick = bounds.leader_sure(hands.copy(), 1, 3, seat_side, 0, 10**6, np.zeros(4, np.int64))
     exact = minimax(
         hands.copy(), 1, np.zeros(4, np.int64), 0, 0, 4, False, False, 1, seat_side, 3, False, True, True, False, 0, 250
     )
@@ -277,7 +385,7 @@ def test_next_card_up_table_matches_the_rules_tables() -> None:
                 in_play = byte << (card & 24)
                 above = [c for c in range(32) if (ABOVE[mode, card] >> c) & 1 and (in_play >> c) & 1]
                 expected = min(above, key=lambda c: STRENGTH[mode, c]) if above else -1
-                assert core._NEXT_UP[mode, card, byte] == expected
+                assert ordering._NEXT_UP[mode, card, byte] == expected
 
 
 def test_each_deal_uses_a_part_of_the_table_sized_to_its_cards_left() -> None:
@@ -286,15 +394,15 @@ def test_each_deal_uses_a_part_of_the_table_sized_to_its_cards_left() -> None:
     deal = first_card()
     solver = Solver(rules, table_bits=18)
     solver.solve(deal)
-    assert solver._ctx[core.TT_BITS] == 18
+    assert solver._ctx[context.TT_BITS] == 18
     for _ in range(12):  # three tricks later, the same deal keeps its part of the table
         deal.apply(deal.legal_actions()[0])
     assert position_of(deal).tricks_left == 5
     solver.solve(deal)
-    assert solver._ctx[core.TT_BITS] == 18
+    assert solver._ctx[context.TT_BITS] == 18
     late = random_positions(rules, 1, 1, seed=2, min_done=5)[0]
     solver.solve(late)
-    assert solver._ctx[core.TT_BITS] == max(10, 2 * position_of(late).tricks_left + 3)
+    assert solver._ctx[context.TT_BITS] == max(10, 2 * position_of(late).tricks_left + 3)
 
 
 #: The three-player form's short deck has at most one pointless card a suit (the 9), so nothing merges.
@@ -321,11 +429,11 @@ def test_positions_sharing_a_table_key_have_the_same_value(
         if pos.trick or pos.tricks_left < 3:
             continue
         keys = np.zeros((4, 256), np.int64)
-        core._suit_keys(np.array(pos.hands, np.int64), rules.players, pos.mode, keys)
+        table.suit_keys(np.array(pos.hands, np.int64), rules.players, pos.mode, keys)
         groups: dict[int, list[tuple[int, ...]]] = {}
         for taken in itertools.product(*[[c for c in range(32) if (h >> c) & 1] for h in pos.hands]):
             hands = tuple(h & ~(1 << c) for h, c in zip(pos.hands, taken, strict=True))
-            key = core._canonical(sum(hands), keys)
+            key = table.canonical(sum(hands), keys)
             groups.setdefault(key, []).append(hands)
         side = pos.seat_side[pos.leader]
         for members in groups.values():
@@ -345,13 +453,13 @@ def test_killer_cards_go_right_after_the_first_choice() -> None:
     moves = np.array([[9, 3, 5, 12, 20]], np.int64)
     ctx = np.zeros(4, np.int64)
     ctx[2:4] = (12, 20)
-    core._killers_to(1, moves, 0, 5, ctx, 2)
+    ordering.killers_to(1, moves[0], 5, ctx, 2)
     assert moves[0].tolist() == [9, 12, 20, 3, 5]
     ctx[2:4] = (9, 7)  # the first choice and a card not among the moves: nothing moves
-    core._killers_to(1, moves, 0, 5, ctx, 2)
+    ordering.killers_to(1, moves[0], 5, ctx, 2)
     assert moves[0].tolist() == [9, 12, 20, 3, 5]
     ctx[2:4] = (3, 20)
-    core._killers_to(0, moves, 0, 5, ctx, 2)
+    ordering.killers_to(0, moves[0], 5, ctx, 2)
     assert moves[0].tolist() == [3, 20, 9, 12, 5]
 
 
@@ -359,25 +467,25 @@ def test_killer_cards_are_kept_apart_by_point_of_the_trick_and_suit_led() -> Non
     """Each (tricks left, place in the trick, suit led) has its own two killers within ``ctx``;
     the leader's (no suit led yet) do not depend on the card passed."""
     slots = {
-        core._killer_slot(left, count, led) for left in range(11) for count in range(1, 4) for led in (0, 8, 16, 24)
+        ordering.killer_slot(left, count, led) for left in range(11) for count in range(1, 4) for led in (0, 8, 16, 24)
     }
-    slots |= {core._killer_slot(left, 0, 0) for left in range(11)}
+    slots |= {ordering.killer_slot(left, 0, 0) for left in range(11)}
     assert len(slots) == 11 * 13
-    assert min(slots) >= core.KILLERS and max(slots) + 2 <= core.CTX_SIZE
-    assert core._killer_slot(5, 0, 0) == core._killer_slot(5, 0, 24)
+    assert min(slots) >= context.KILLERS and max(slots) + 2 <= context.CTX_SIZE
+    assert ordering.killer_slot(5, 0, 0) == ordering.killer_slot(5, 0, 24)
 
 
 def test_ordering_asks_whether_the_last_player_can_beat_the_partners_card() -> None:
     """The third player gives points to his partner's trick only if the last player cannot take it:
     he can with a higher card of the led suit, or by ruffing when void (FFB coinche §5.1, §5.2); he
     cannot with only lower cards of the suit, or void without trumps."""
-    ctx = np.zeros(core.CTX_SIZE, np.int64)
-    ctx[core.OVER_PARTNER] = 1
+    ctx = np.zeros(context.CTX_SIZE, np.int64)
+    ctx[context.OVER_PARTNER] = 1
     queen, king, seven = 8 + 5, 8 + 6, 8 + 0  # hearts (suit 1): Q, K, 7
-    assert core._last_can_beat(1 << king, queen, queen, 4, ctx)  # sans atout, a higher heart
-    assert not core._last_can_beat((1 << seven) | (1 << 23), queen, queen, 4, ctx)  # only a lower heart
-    assert core._last_can_beat(1 << 0, queen, queen, 0, ctx)  # spades trump, void in hearts: ruffs
-    assert not core._last_can_beat(1 << 16, queen, queen, 0, ctx)  # void, no trump: discards
+    assert ordering.last_can_beat(1 << king, queen, queen, 4, ctx)  # sans atout, a higher heart
+    assert not ordering.last_can_beat((1 << seven) | (1 << 23), queen, queen, 4, ctx)  # only a lower heart
+    assert ordering.last_can_beat(1 << 0, queen, queen, 0, ctx)  # spades trump, void in hearts: ruffs
+    assert not ordering.last_can_beat(1 << 16, queen, queen, 0, ctx)  # void, no trump: discards
 
 
 def test_ten_card_hands_fit_the_search() -> None:
@@ -392,7 +500,7 @@ def test_ten_card_hands_fit_the_search() -> None:
     value = Solver(deal.rules).value(deal)
     assert value == Solver(deal.rules).solve(deal).value == 63
     with pytest.raises(AtoutError, match="hand_size"):
-        Ruleset.preset("deux", hand_size=core.MAX_HAND + 1)
+        Ruleset.preset("deux", hand_size=context.MAX_HAND + 1)
 
 
 def test_equivalent_cards_are_grouped_through_touching_cards_of_equal_points() -> None:
@@ -402,14 +510,14 @@ def test_equivalent_cards_are_grouped_through_touching_cards_of_equal_points() -
     seven, eight, nine, jack = 8, 9, 10, 12  # hearts
     trick = np.zeros(4, np.int64)
     run = (1 << seven) | (1 << eight) | (1 << nine)
-    assert core._equivalents(eight, run | 1 << jack, run | 1 << jack, trick, 0, 4) == run
+    assert ordering.equivalents(eight, run | 1 << jack, run | 1 << jack, trick, 0, 4) == run
     # The 8 is another player's: the 7 and the 9 no longer touch.
-    assert core._equivalents(seven, (1 << seven) | (1 << nine), run, trick, 0, 4) == 1 << seven
+    assert ordering.equivalents(seven, (1 << seven) | (1 << nine), run, trick, 0, 4) == 1 << seven
     # The 8 is in the trick: still in play, so still between them.
     trick[0] = eight
-    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 1, 4) == 1 << nine
+    assert ordering.equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 1, 4) == 1 << nine
     # The 8 is gone: the 7 and the 9 touch.
-    assert core._equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 0, 4) == (
+    assert ordering.equivalents(nine, (1 << seven) | (1 << nine), (1 << seven) | (1 << nine), trick, 0, 4) == (
         1 << seven
     ) | (1 << nine)
 
@@ -431,10 +539,10 @@ def test_a_window_wider_than_one_point_gives_the_exact_value(
             if not warm:
                 solver = Solver(rules, table_bits=12)
             pos = solver._prepare(deal)
-            solver._ctx[core.ME] = pos.seat_side[pos.mover]
+            solver._ctx[context.ME] = pos.seat_side[pos.mover]
             hands, win = solver._load(pos)
             alpha, beta = value - rng.randint(1, 20), value + rng.randint(1, 20)
-            found = core.search(
+            found = search.search(
                 hands,
                 pos.leader,
                 solver._tricks,

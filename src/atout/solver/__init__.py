@@ -35,7 +35,7 @@ from atout.fast import warm_up as warm_up_kernels
 from atout.fast.kernels import card_points
 from atout.play import trick_winner_index
 from atout.rules import Ruleset
-from atout.solver import search as core
+from atout.solver import bounds, context, search
 from atout.tables import play_mode
 
 __all__ = ["Position", "SearchLimit", "Solution", "Solver", "position_of", "warm_up"]
@@ -144,13 +144,13 @@ class Solver:
         self.table_bits = table_bits
         size = 1 << table_bits
         self._table = np.zeros((size, 2), np.int64)
-        self._ctx = np.zeros(core.CTX_SIZE, np.int64)
-        self._ctx[core.PLAYERS] = rules.players
-        self._ctx[core.PARTNERS] = int(rules.players == 4)
-        self._ctx[core.OVER_PARTNER] = int(rules.overtrump_partner)
-        self._ctx[core.UNDERTRUMP] = int(rules.must_undertrump)
-        self._ctx[core.UNDER_PARTNER] = int(rules.undertrump_partner)
-        self._ctx[core.KILLERS :] = -1  # no killer card yet
+        self._ctx = np.zeros(context.CTX_SIZE, np.int64)
+        self._ctx[context.PLAYERS] = rules.players
+        self._ctx[context.PARTNERS] = int(rules.players == 4)
+        self._ctx[context.OVER_PARTNER] = int(rules.overtrump_partner)
+        self._ctx[context.UNDERTRUMP] = int(rules.must_undertrump)
+        self._ctx[context.UNDER_PARTNER] = int(rules.undertrump_partner)
+        self._ctx[context.KILLERS :] = -1  # no killer card yet
         self._identity: tuple[object, ...] | None = None
         self._tricks = np.zeros((rules.hand_size + 1, 4), np.int64)
         self._seat_side = np.zeros(rules.players, np.int64)
@@ -166,10 +166,10 @@ class Solver:
         me = pos.seat_side[pos.mover]
         cards = self._root_cards(deal)
         values = np.zeros(len(cards), np.int64)
-        self._ctx[core.ME] = me
+        self._ctx[context.ME] = me
         hands, win = self._load(pos)
         with self._limit(node_limit):
-            core.solve_moves(
+            search.solve_moves(
                 hands,
                 pos.leader,
                 self._tricks,
@@ -185,7 +185,7 @@ class Solver:
                 values,
             )
         by_card = sorted(zip(cards, values, strict=True))
-        return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[core.NODES]))
+        return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[context.NODES]))
 
     def value(self, deal: Deal, side: int | None = None, guess: int = 0, node_limit: int = 0) -> int:
         """Card points ``side`` (default: the side to move) takes from here on with best play.
@@ -193,11 +193,11 @@ class Solver:
         A ``guess`` close to the answer saves searches; ``node_limit`` works as in :meth:`solve`.
         """
         pos = self._prepare(deal)
-        self._ctx[core.ME] = pos.seat_side[pos.mover] if side is None else self._solver_side(pos, side)
+        self._ctx[context.ME] = pos.seat_side[pos.mover] if side is None else self._solver_side(pos, side)
         hands, win = self._load(pos)
-        upper = core.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
+        upper = bounds.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
         with self._limit(node_limit):
-            value = core.exact(
+            value = search.exact(
                 hands,
                 pos.leader,
                 self._tricks,
@@ -218,7 +218,7 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Nodes searched by the last query (:meth:`solve`, :meth:`value` or :meth:`can_reach`)."""
-        return int(self._ctx[core.NODES])
+        return int(self._ctx[context.NODES])
 
     def can_reach(self, deal: Deal, side: int, points: int) -> bool:
         """Threshold query: can ``side`` end the deal with at least ``points`` card points?
@@ -231,10 +231,10 @@ class Solver:
         need = points - pos.taken[me]
         if need <= 0:
             return True
-        self._ctx[core.ME] = me
+        self._ctx[context.ME] = me
         hands, win = self._load(pos)
         with self._limit(0):
-            found = core.search(
+            found = search.search(
                 hands,
                 pos.leader,
                 self._tricks,
@@ -255,14 +255,14 @@ class Solver:
     @contextmanager
     def _limit(self, node_limit: int) -> Iterator[None]:
         """Count a search's nodes and stop it past ``node_limit`` (0: no limit) with :class:`SearchLimit`."""
-        self._ctx[core.NODES] = 0
-        self._ctx[core.NODE_LIMIT] = max(0, node_limit)
+        self._ctx[context.NODES] = 0
+        self._ctx[context.NODE_LIMIT] = max(0, node_limit)
         try:
             yield
         finally:
-            self._ctx[core.NODE_LIMIT] = 0
-        if self._ctx[core.ABORTED]:
-            self._ctx[core.ABORTED] = 0
+            self._ctx[context.NODE_LIMIT] = 0
+        if self._ctx[context.ABORTED]:
+            self._ctx[context.ABORTED] = 0
             raise SearchLimit(f"the solve needed more than {node_limit:,} nodes")
 
     def _solver_side(self, pos: Position, side: int) -> int:
@@ -279,13 +279,13 @@ class Solver:
         identity = (tuple(deal.initial_hands), deal.contract, self.rules.fingerprint)
         if identity != self._identity:
             self._identity = identity
-            self._ctx[core.GENERATION] += 1
-            self._ctx[core.TT_BITS] = min(self.table_bits, max(10, 2 * pos.tricks_left + 3))
-            if self._ctx[core.GENERATION] >= 1 << 15:
+            self._ctx[context.GENERATION] += 1
+            self._ctx[context.TT_BITS] = min(self.table_bits, max(10, 2 * pos.tricks_left + 3))
+            if self._ctx[context.GENERATION] >= 1 << 15:
                 self._table[:] = 0
-                self._ctx[core.GENERATION] = 1
-        self._ctx[core.MODE] = pos.mode
-        self._ctx[core.CAPOT_BONUS] = pos.capot_bonus
+                self._ctx[context.GENERATION] = 1
+        self._ctx[context.MODE] = pos.mode
+        self._ctx[context.CAPOT_BONUS] = pos.capot_bonus
         self._seat_side[:] = pos.seat_side
         return pos
 
