@@ -65,14 +65,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=4000, help="random deals per preset and repetition")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions; the best is reported")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals-only", action="store_true", help="time the random deals only (any version of atout)")
+    parser.add_argument("--presets", nargs="+", choices=sorted(PRESETS), default=list(PRESETS), metavar="PRESET")
     args = parser.parse_args()
     print("\n".join(machine_lines()))
     print()
     print("| preset | random full deals/s | legal-action generations/s |")
     print("|---|---:|---:|")
-    for name in PRESETS:
+    for name in args.presets:
         rules = Ruleset.preset(name)
         deals = max(random_deals_per_second(rules, args.deals, args.seed + r) for r in range(args.repeat))
+        if args.deals_only:
+            print(f"| {name} | {deals:,.0f} | |")
+            continue
         legal = max(legal_generations_per_second(rules, 2000, args.seed + r) for r in range(args.repeat))
         print(f"| {name} | {deals:,.0f} | {legal:,.0f} |")
 
