@@ -96,7 +96,7 @@ def test_from_deck_deals_in_packets_from_the_dealers_next() -> None:
 
 
 def test_classique_second_stage_gives_the_taker_the_retourne_and_two_cards() -> None:
-    """The taker gets the retourne and 2 cards, the others 3 (classique, source 001)."""
+    """The taker gets the retourne and 2 cards, the others 3 (Règles de la belote classique, the deal)."""
     rules = Ruleset.preset("classique")
     hands = ["AKQJ7...", ".AKQJ7..", "..AKQJ7.", "...AKQJ7"]
     stock = ["9S", "8S", "9H", "8H", "TH", "9D", "8D", "TD", "9C", "8C", "TC"]

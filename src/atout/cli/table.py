@@ -32,12 +32,12 @@ from atout.actions import Action, Bid, Coinche, Declare, Pass, Play, Surcoinche,
 from atout.auction import BiddingAuction, Contract
 from atout.cards import Card, sorted_for_display
 from atout.cli.summary import SummaryScreen
-from atout.cli.text import call_words, contract_text, seat_name, side_name, strain_words
+from atout.cli.text import call_words, contract_text, side_name, strain_words
 from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed, which
 from atout.deal import Phase, Trick
 from atout.errors import AtoutError, IllegalAction
 from atout.i18n import plural, tr
-from atout.notation import seat_letter
+from atout.notation import seat_letter, seat_name
 from atout.session import GameSession
 
 #: The smallest terminal the table is drawn in.

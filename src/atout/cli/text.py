@@ -12,18 +12,13 @@ from atout.auction import Contract
 from atout.cards import sorted_for_display
 from atout.deal import Deal
 from atout.i18n import plural, tr
-from atout.notation import seat_letter
+from atout.notation import seat_name
 from atout.record import side_label
 from atout.rules import Ruleset
 from atout.scoring import DealScore, ScoreLine
 
 if TYPE_CHECKING:
     from atout.solver.analysis import CardAnalysis
-
-
-def seat_name(rules: Ruleset, seat: int, lang: str) -> str:
-    """``Sud`` / ``South``."""
-    return tr(f"common.seat.{seat_letter(rules, seat)}", lang)
 
 
 def side_name(rules: Ruleset, side: int, lang: str) -> str:
