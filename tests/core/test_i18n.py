@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+import atout
+from atout.errors import AtoutError
 from atout.i18n import LANGUAGES, language, messages, normalize, section, tr
+from atout.rules import Ruleset
 
 
 def placeholders(text: str) -> set[str]:
@@ -47,3 +52,56 @@ def test_a_missing_key_or_value_is_an_error() -> None:
         tr("common.nothing")
     with pytest.raises(KeyError):
         tr("common.you_win", "fr")
+
+
+def test_every_message_key_in_the_source_is_in_the_catalogue() -> None:
+    """A key written out in atout's code (``Message("rules.deck")``, ``tr("cli.error")``) has its messages
+    (the catalogue's own module aside: its examples ask for a missing key)."""
+    source = Path(atout.__file__).parent
+    used = {
+        (path.relative_to(source).as_posix(), key)
+        for path in source.rglob("*.py")
+        if path.name != "i18n.py"
+        for key in re.findall(r"(?<![.\w])(?:Message|tr|plural)\(\s*\"([\w.-]+)\"", path.read_text(encoding="utf-8"))
+    }
+    assert len(used) > 100
+    known = messages("fr").keys()
+    plurals = {key.rsplit(".", 1)[0] for key in known}
+    assert sorted((path, key) for path, key in used if key not in known and key not in plurals) == []
+
+
+def refused(make: Callable[[], object]) -> AtoutError:
+    with pytest.raises(AtoutError) as err:
+        make()
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("make", "fr", "en"),
+    [
+        (
+            lambda: Ruleset.preset("coinche", players=3),
+            "auction = « bids » se joue à quatre ; à deux ou à trois, prenez « retourne »",
+            "auction 'bids' needs four players; use 'retourne' for two or three",
+        ),
+        (
+            lambda: Ruleset.from_json('{"players": 4,}'),
+            "règles illisibles (JSON, ligne 1, colonne 15) : ",
+            "ruleset JSON is malformed (line 1, column 15): ",
+        ),
+    ],
+)
+def test_errors_speak_the_current_language(make: Callable[[], object], fr: str, en: str) -> None:
+    """An error made from the catalogue is put into words when shown, in the language then current."""
+    err = refused(make)
+    with language("fr"):
+        french = str(err)
+    with language("en"):
+        english = str(err)
+    assert fr in plain(french) and not re.search(r" [:!?;»]|« ", french)
+    assert en in english and not re.search(r"[«»]|\s[:!?;]", english)
+
+
+def plain(text: str) -> str:
+    """French text with its no-break spaces made plain, to compare with text typed in a test."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
