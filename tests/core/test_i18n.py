@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import atout
+from atout.bots import load_spec, play_deal
+from atout.deal import Deal
 from atout.errors import AtoutError
 from atout.i18n import LANGUAGES, language, messages, normalize, section, tr
 from atout.rules import Ruleset
@@ -88,6 +90,21 @@ def refused(make: Callable[[], object]) -> AtoutError:
             lambda: Ruleset.from_json('{"players": 4,}'),
             "règles illisibles (JSON, ligne 1, colonne 15) : ",
             "ruleset JSON is malformed (line 1, column 15): ",
+        ),
+        (
+            lambda: load_spec({"name": "x", "noise": 2}),
+            "description du robot « x » : noise doit être un nombre entre 0 et 1, pas 2",
+            "bot spec 'x': noise must be a number between 0 and 1, not 2",
+        ),
+        (
+            lambda: load_spec({"name": "x", "engine": "colver", "peer_spec": {"play": 3}}),
+            "peer_spec.play : la description colver est faite de tables de valeurs simples",
+            "peer_spec.play: colver's spec holds tables of plain values",
+        ),
+        (
+            lambda: play_deal(Deal.new(Ruleset.preset("coinche"), seed=1), []),
+            "il faut 4 agents, un par place, pas 0",
+            "4 agents are needed, not 0",
         ),
     ],
 )
