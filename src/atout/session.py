@@ -47,12 +47,12 @@ class GameSession:
         first_dealer: int = 0,
     ) -> None:
         if not 0 <= human < rules.players:
-            raise AtoutError(f"the human's seat must be 0..{rules.players - 1}, not {human}")
+            raise AtoutError(Message("match.seat", name="human", last=rules.players - 1, value=excerpt(repr(human))))
         self.rules = rules
         self.human = human
         specs = [bots] * (rules.players - 1) if isinstance(bots, (str, BotSpec)) else list(bots)
         if len(specs) != rules.players - 1:
-            raise AtoutError(f"{rules.players - 1} bots are needed, not {len(specs)}")
+            raise AtoutError(Message("session.bots", count=rules.players - 1, given=len(specs)))
         self.bot_specs = [load_spec(s) for s in specs]
         self.hint_spec = load_spec(hint)
         self.match = Match(rules, seed=seed, first_dealer=first_dealer)
@@ -126,7 +126,7 @@ class GameSession:
     def finish_deal(self) -> None:
         """Record the finished deal in the match (so the score and the winner are up to date)."""
         if not self.deal_over:
-            raise AtoutError("the deal is not over")
+            raise AtoutError(Message("session.not_over"))
         if not self._recorded:
             self.match.record(self.deal)
 
@@ -134,7 +134,7 @@ class GameSession:
         """Record the finished deal in the match and deal the next one."""
         self.finish_deal()
         if self.match.finished:
-            raise AtoutError("the match is over")
+            raise AtoutError(Message("match.over"))
         self.deal = self.match.new_deal()
         self._agents = self._make_agents()
         return self.deal
@@ -157,7 +157,7 @@ class GameSession:
     def hint(self) -> Action:
         """What the hint bot (the expert by default) would do in the human's place."""
         if not self.human_to_play:
-            raise AtoutError("a hint is for the human's turn")
+            raise AtoutError(Message("session.hint"))
         seed = (self.match.deal_seed(self._deal_index) + 97) % (1 << 62)
         agent = build_agent(self.hint_spec, seed=seed, wall_clock=True)
         return agent.act(self.observation())

@@ -11,11 +11,15 @@ from pathlib import Path
 import pytest
 
 import atout
+from atout.auction import Contract
 from atout.bots import load_spec, play_deal
 from atout.deal import Deal
 from atout.errors import AtoutError
 from atout.i18n import LANGUAGES, language, messages, normalize, section, tr
+from atout.match import Match
 from atout.rules import Ruleset
+from atout.scoring import DealFacts
+from atout.session import GameSession
 
 
 def placeholders(text: str) -> set[str]:
@@ -105,6 +109,21 @@ def refused(make: Callable[[], object]) -> AtoutError:
             lambda: play_deal(Deal.new(Ruleset.preset("coinche"), seed=1), []),
             "il faut 4 agents, un par place, pas 0",
             "4 agents are needed, not 0",
+        ),
+        (
+            lambda: Match(Ruleset.preset("coinche")).undo(),
+            "il n'y a pas de donne à annuler",
+            "there is no deal to undo",
+        ),
+        (
+            lambda: DealFacts.from_takers_points(Ruleset.preset("coinche"), Contract(80, 0, 1), 170),
+            "les points des preneurs vont de 0 à 162, pas 170",
+            "the takers' points must be between 0 and 162, not 170",
+        ),
+        (
+            lambda: GameSession(Ruleset.preset("trois"), human=3),
+            "human est une place de 0 à 2, pas 3",
+            "human must be a seat 0..2, not 3",
         ),
     ],
 )
