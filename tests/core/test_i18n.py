@@ -7,10 +7,12 @@ import re
 import string
 from collections.abc import Callable
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
 import atout
+from atout.arena import report, run_pair, stats
 from atout.auction import Contract
 from atout.bots import load_spec, play_deal
 from atout.deal import Deal
@@ -76,6 +78,12 @@ def test_every_message_key_in_the_source_is_in_the_catalogue() -> None:
     assert sorted((path, key) for path, key in used if key not in known and key not in plurals) == []
 
 
+def elo_in_two_steps(results: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
+    """Elo ratings fitted in two steps at most (too few for an uneven result)."""
+    with patch.object(stats, "ELO_MAX_ITERATIONS", 2):
+        return stats.elo(results)
+
+
 def refused(make: Callable[[], object]) -> AtoutError:
     with pytest.raises(AtoutError) as err:
         make()
@@ -124,6 +132,21 @@ def refused(make: Callable[[], object]) -> AtoutError:
             lambda: GameSession(Ruleset.preset("trois"), human=3),
             "human est une place de 0 à 2, pas 3",
             "human must be a seat 0..2, not 3",
+        ),
+        (
+            lambda: run_pair(Ruleset.preset("coinche"), load_spec("club"), load_spec("random"), 0),
+            "l'arène a besoin d'au moins une donne",
+            "the arena needs at least one deal",
+        ),
+        (
+            lambda: report([{"type": "board"}]),
+            "le fichier de résultats a une donne avant l'en-tête de toute série",
+            "the results file has a board before any run's header",
+        ),
+        (
+            lambda: elo_in_two_steps({("a", "b"): (90.0, 100), ("b", "c"): (80.0, 100), ("a", "c"): (10.0, 100)}),
+            "les classements Elo n'ont pas convergé en 2 itérations",
+            "the Elo ratings did not converge in 2 iterations",
         ),
     ],
 )
