@@ -24,7 +24,7 @@ from atout.bots import LEVELS, build_agent, load_spec
 from atout.bots.base import Agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal, Phase
-from atout.errors import AtoutError, IllegalAction, RecordError, excerpt
+from atout.errors import AtoutError, IllegalAction, RecordError, excerpt, os_reason
 from atout.i18n import Message
 from atout.match import Match
 from atout.notation import parse_seat, seat_letter
@@ -201,7 +201,7 @@ class GameSession:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) else Message("session.not_text")
+            reason = os_reason(err) if isinstance(err, OSError) else Message("session.not_text")
             raise AtoutError(Message("session.cannot_read", path=str(path), reason=reason)) from None
         return cls.from_text(text)
 

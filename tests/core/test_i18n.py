@@ -109,6 +109,11 @@ def refused(make: Callable[[], object]) -> AtoutError:
             "bot spec 'x': noise must be a number between 0 and 1, not 2",
         ),
         (
+            lambda: load_spec("/nonexistent/bot.toml"),
+            "impossible de lire la description de robot /nonexistent/bot.toml : ce fichier n'existe pas",
+            "cannot read bot spec /nonexistent/bot.toml: no such file",
+        ),
+        (
             lambda: load_spec({"name": "x", "engine": "colver", "peer_spec": {"play": 3}}),
             "peer_spec.play : la description colver est faite de tables de valeurs simples",
             "peer_spec.play: colver's spec holds tables of plain values",

@@ -58,7 +58,7 @@ from typing import Any
 from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
 from atout.bots.base import Agent, RandomAgent
 from atout.bots.heuristic import HeuristicAgent
-from atout.errors import AtoutError, excerpt
+from atout.errors import AtoutError, excerpt, os_reason
 from atout.i18n import Message
 from atout.observation import Observation
 
@@ -184,7 +184,7 @@ def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) else Message("bots.not_text")
+        reason = os_reason(err) if isinstance(err, OSError) else Message("bots.not_text")
         raise AtoutError(Message("bots.cannot_read", path=excerpt(path), reason=reason)) from None
 
 
