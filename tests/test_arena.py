@@ -58,6 +58,7 @@ def test_results_are_reproducible_from_their_seeds_whatever_the_workers() -> Non
     assert [b.diff for b in other.boards] != [b.diff for b in one.boards]
 
 
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
 def test_results_file_has_provenance_boards_and_summary(tmp_path: Path) -> None:
     out = io.StringIO()
     rules = Ruleset.preset("trois")
@@ -196,6 +197,7 @@ def test_tournament_gives_elo_ratings() -> None:
     assert ratings["club"] > ratings["random"]
 
 
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
 def test_bad_arena_input() -> None:
     rules = Ruleset.preset("coinche")
     with pytest.raises(AtoutError, match="at least one deal"):
@@ -254,6 +256,7 @@ def test_a_run_cut_short_resumes_from_its_file(tmp_path: Path) -> None:
     assert [b.seed for b in other.boards] == [7_000_021, 7_000_022]  # another seed: nothing kept
 
 
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
 def test_resume_rejects_a_corrupt_board(tmp_path: Path) -> None:
     rules = Ruleset.preset("coinche")
     out = io.StringIO()

@@ -138,6 +138,30 @@ def test_a_bot_spec_file_with_bad_fields_is_wrong_input(tmp_path: Path) -> None:
     assert done.returncode == WRONG_INPUT and "unknown field(s) depth" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("field", "fr", "en"),
+    [
+        ("noise = 2", "noise doit être un nombre entre 0 et 1, pas 2", "noise must be a number between 0 and 1, not 2"),
+        ('player = "psychic"', "player = 'psychic' n'est pas permis", "player 'psychic' is not one of"),
+        ("samples = 2.5", "samples doit être un nombre entier entre 1 et 10_000", "samples must be a whole number"),
+    ],
+)
+def test_a_bad_field_of_a_bot_spec_file_is_named_in_the_language_asked(
+    tmp_path: Path, field: str, fr: str, en: str
+) -> None:
+    """The arena names the file, the bot and the field, in French by default and in English on request,
+    without a traceback (:func:`atout` checks that)."""
+    spec = tmp_path / "bold.toml"
+    spec.write_text(f'name = "bold"\n{field}\n', encoding="utf-8")
+    french = atout("arena", str(spec), "random", "--quiet", "--lang", "fr")
+    assert french.returncode == WRONG_INPUT
+    assert f"atout arena : {spec} : description du robot « bold » : {fr}" in french.stderr, french.stderr
+    assert "must" not in french.stderr and "bot spec" not in french.stderr
+    english = atout("arena", str(spec), "random", "--quiet", "--lang", "en")
+    assert english.returncode == WRONG_INPUT
+    assert f"bot spec 'bold': {en}" in english.stderr and "«" not in english.stderr
+
+
 COMMANDS = ("play", "demo", "score", "serve", "referee", "analyse", "arena")
 
 

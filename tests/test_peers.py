@@ -159,6 +159,7 @@ def test_cards_and_calls_map_both_ways() -> None:
         to_colver_action(Bid(80, 4))  # sans atout: colver has none
 
 
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
 def test_colver_bots_refuse_other_rules() -> None:
     """colver's bots play contree-colver only; the match options may differ."""
     check_rules(RULES.replace(target=2000, deals=10))
@@ -166,6 +167,7 @@ def test_colver_bots_refuse_other_rules() -> None:
         check_rules(Ruleset.preset("contree"))
 
 
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
 def test_colver_specs_by_name_file_and_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """colver:NAME, colver:FILE and a TOML spec with engine = "colver" give the same kind of bot."""
     named = load_spec("colver:improved_heuristic")

@@ -19,6 +19,8 @@ shown; one made from a plain string (English) says it in every language.
 
 from __future__ import annotations
 
+import errno
+
 from atout.i18n import Message, normalize, tr
 
 #: The most characters of a player's input an error message quotes back.
@@ -33,6 +35,17 @@ def excerpt(text: str) -> str:
     """
     text = " ".join(str(text).split())
     return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+
+
+def os_reason(err: OSError) -> str | Message:
+    """Why the system refused a file, in the current language for the common cases (else the system's words).
+
+    >>> os_reason(FileNotFoundError(2, "No such file or directory")).message("fr")
+    "ce fichier n'existe pas"
+    """
+    known = {errno.ENOENT: "missing", errno.EACCES: "denied", errno.EISDIR: "directory"}
+    key = known.get(err.errno or 0)
+    return Message(f"errors.{key}") if key else err.strerror or str(err)
 
 
 class AtoutError(ValueError):

@@ -27,7 +27,8 @@ import random
 from dataclasses import dataclass, field, replace
 
 from atout.deal import Deal
-from atout.errors import AtoutError
+from atout.errors import AtoutError, excerpt
+from atout.i18n import Message
 from atout.rules import Ruleset
 from atout.scoring import LITIGE, MADE, DealFacts, DealScore, score_deal
 
@@ -52,7 +53,9 @@ class Match:
 
     def __init__(self, rules: Ruleset, *, first_dealer: int = 0, seed: int | None = None) -> None:
         if not 0 <= first_dealer < rules.players:
-            raise AtoutError(f"first_dealer must be a seat 0..{rules.players - 1}, not {first_dealer!r}")
+            raise AtoutError(
+                Message("match.seat", name="first_dealer", last=rules.players - 1, value=excerpt(repr(first_dealer)))
+            )
         self.rules = rules
         self.first_dealer = first_dealer
         #: Deal ``i`` of the match is shuffled from (seed, i): a saved match resumes identically.
@@ -84,7 +87,7 @@ class Match:
     def new_deal(self) -> Deal:
         """The next deal, dealt by :attr:`dealer` (unshuffled with the traditional deal)."""
         if self.finished:
-            raise AtoutError("the match is over")
+            raise AtoutError(Message("match.over"))
         deck = self._deck if self.rules.traditional_deal else None
         return Deal.new(self.rules, dealer=self.dealer, seed=self.deal_seed(len(self.entries)), deck=deck)
 
@@ -95,13 +98,13 @@ class Match:
     def record(self, deal: Deal) -> MatchEntry:
         """Add a finished deal (played or void) to the match."""
         if deal.result is None:
-            raise AtoutError("only a finished deal can be recorded")
+            raise AtoutError(Message("match.unfinished"))
         if deal.rules != self.rules:
-            raise AtoutError("the deal was played under other rules than the match")
+            raise AtoutError(Message("match.other_rules"))
         if deal.dealer != self.dealer:
-            raise AtoutError(f"the deal was dealt by seat {deal.dealer}, but seat {self.dealer} deals now")
+            raise AtoutError(Message("match.dealer", dealer=deal.dealer, expected=self.dealer))
         if self.finished:
-            raise AtoutError("the match is over")
+            raise AtoutError(Message("match.over"))
         if self.rules.traditional_deal:
             self._deck = deal.gathered_deck()
         result = deal.result
@@ -117,7 +120,7 @@ class Match:
         their form is checked again, so a sheet kept by an earlier atout still opens.
         """
         if self.finished:
-            raise AtoutError("the match is over")
+            raise AtoutError(Message("match.over"))
         if facts is not None and stored:
             facts.check_form(self.rules)
         score = score_deal(self.rules, facts, check=not stored) if facts is not None else None
@@ -128,7 +131,7 @@ class Match:
     def undo(self) -> MatchEntry:
         """Remove the last deal and return it."""
         if not self.entries:
-            raise AtoutError("there is no deal to undo")
+            raise AtoutError(Message("match.nothing_to_undo"))
         entry = self.entries.pop()
         self._recompute()
         return entry
@@ -136,7 +139,7 @@ class Match:
     def replace_last(self, facts: DealFacts | None) -> MatchEntry:
         """Correct the last deal's facts."""
         if not self.entries:
-            raise AtoutError("there is no deal to edit")
+            raise AtoutError(Message("match.nothing_to_edit"))
         old = self.entries.pop()
         try:
             score = score_deal(self.rules, facts) if facts is not None else None
@@ -169,7 +172,7 @@ class Match:
         rebuilt = []
         for index, entry in enumerate(self.entries):
             if self.winner is not None:
-                raise AtoutError("a deal was recorded after the end of the match")
+                raise AtoutError(Message("match.after_end"))
             marks = {s: 0 for s in rules.sides}
             score = entry.score
             if rules.belote_tolerance and entry.facts is not None:

@@ -315,7 +315,7 @@ class Ruleset:
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
         """Build from a dict: ``preset`` (or ``name``) names the base, other keys replace options."""
         if not isinstance(data, dict):
-            raise RulesError("a ruleset must be a table of options")
+            raise RulesError(Message("rules.not_a_table"))
         data = dict(data)
         base = data.pop("preset", None) or data.get("name") or "coinche"
         name = data.pop("name", base)
@@ -331,7 +331,7 @@ class Ruleset:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise RulesError(f"ruleset JSON is malformed: {err}") from None
+            raise RulesError(Message("rules.json", line=err.lineno, column=err.colno, reason=err.msg)) from None
         return cls.from_dict(data)
 
     def to_toml(self) -> str:
@@ -351,7 +351,7 @@ class Ruleset:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            raise RulesError(f"ruleset TOML is malformed: {err}") from None
+            raise RulesError(Message("rules.toml", reason=str(err))) from None
         return cls.from_dict(data.get("rules", data))
 
     # ------------------------------------------------------------- derived facts
@@ -506,42 +506,41 @@ def _validate(rules: Ruleset) -> None:
             )
     deck = rules.deck_size
     if rules.players * rules.hand_size > deck:
-        raise RulesError(f"{rules.players} hands of {rules.hand_size} cards do not fit in a {deck}-card deck")
+        raise RulesError(Message("rules.deck", players=rules.players, hand_size=rules.hand_size, deck=deck))
     if rules.auction == "bids" and rules.players != 4:
-        raise RulesError("auction 'bids' needs four players; use 'retourne' for two or three")
+        raise RulesError(Message("rules.bids_players"))
     if rules.auction == "bids" and not rules.whole_deck:
-        raise RulesError("auction 'bids' deals the whole deck: players x hand_size must equal the deck size")
+        raise RulesError(Message("rules.bids_deck"))
     if rules.auction == "retourne" and rules.first_stage < 3:
-        raise RulesError("a retourne deal needs hands of at least 6 cards")
+        raise RulesError(Message("rules.retourne_hand"))
     if rules.max_bid and rules.max_bid < rules.min_bid:
-        raise RulesError(f"max_bid ({rules.max_bid}) is below min_bid ({rules.min_bid})")
+        raise RulesError(Message("rules.max_bid", max_bid=rules.max_bid, min_bid=rules.min_bid))
     if rules.packets != "any":
+        packets = excerpt(repr(rules.packets))
         try:
             pattern = [int(p) for p in rules.packets.split("-")]
         except ValueError:
-            raise RulesError(f"option packets = {rules.packets!r} is not a pattern like 3-2-3 or 'any'") from None
+            raise RulesError(Message("rules.packets", value=packets)) from None
         if any(p < 1 for p in pattern) or sum(pattern) != rules.first_stage:
-            raise RulesError(f"option packets = {rules.packets!r} must add up to {rules.first_stage} cards")
+            raise RulesError(Message("rules.packets_sum", value=packets, cards=rules.first_stage))
     if rules.cut_min * 2 > deck:
-        raise RulesError(f"option cut_min = {rules.cut_min} leaves no room to cut a {deck}-card deck")
+        raise RulesError(Message("rules.cut_min", value=rules.cut_min, deck=deck))
     if rules.surcoinche and not rules.coinche:
-        raise RulesError("surcoinche needs coinche")
+        raise RulesError(Message("rules.surcoinche"))
     if rules.scoring != "classique" and rules.players != 4:
-        raise RulesError(f"scoring {rules.scoring!r} needs four players; use 'classique' for two or three")
+        raise RulesError(Message("rules.scoring_players", scoring=repr(rules.scoring)))
     if rules.rounding == "dizaines" and (rules.scoring != "classique" or rules.players == 3):
-        raise RulesError("rounding 'dizaines' applies to the classique scoring with two sides")
+        raise RulesError(Message("rules.dizaines"))
     if rules.target == 0 and rules.deals == 0:
-        raise RulesError("a match needs a target or a number of deals (target and deals are both 0)")
+        raise RulesError(Message("rules.no_end"))
     if (rules.sans_atout or rules.tout_atout) and rules.auction == "retourne":
-        raise RulesError("sans atout / tout atout need the bidding auction (the retourne fixes a suit)")
+        raise RulesError(Message("rules.sa_ta"))
     if rules.undertrump_partner and not rules.overtrump_partner:
-        raise RulesError("undertrump_partner needs overtrump_partner: without it a partner's trump frees you already")
+        raise RulesError(Message("rules.undertrump_partner"))
     if rules.defence_keeps_belote and rules.belote_imprenable:
-        raise RulesError("defence_keeps_belote needs a prenable belote (belote_imprenable = false)")
+        raise RulesError(Message("rules.defence_keeps_belote"))
     if rules.capot_bonus != "uncoinched" and rules.scoring not in ("faits_annonces", "faits"):
-        raise RulesError(
-            f"capot_bonus {rules.capot_bonus!r} applies to the contrée scorings only ('faits_annonces', 'faits')"
-        )
+        raise RulesError(Message("rules.capot_bonus", value=repr(rules.capot_bonus)))
 
 
 #: The presets: the options each differs from the FFB coinche defaults in, with their source.

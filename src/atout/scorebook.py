@@ -156,7 +156,7 @@ class ScoreBook:
         """Remove the last deal."""
         sheet = self.load(sheet_id)
         if not sheet.entries:
-            raise AtoutError(Message("scorebook.nothing_to_undo"))
+            raise AtoutError(Message("match.nothing_to_undo"))
         with self.db:
             self.db.execute("DELETE FROM deals WHERE sheet = ? AND number = ?", (sheet_id, len(sheet.entries)))
             self._touch(sheet_id)

@@ -37,7 +37,8 @@ from atout.actions import Bid
 from atout.announcements import possible_totals
 from atout.auction import Contract, bid_error, is_bid
 from atout.cards import deck_mask
-from atout.errors import AtoutError, FactsError
+from atout.errors import AtoutError, FactsError, excerpt
+from atout.i18n import Message
 from atout.notation import seat_name
 from atout.rules import Ruleset
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
@@ -101,16 +102,16 @@ class DealFacts:
         capot_side = None
         if capot is not None:
             if capot not in ("takers", "defence"):
-                raise AtoutError(f"capot must be 'takers' or 'defence', not {capot!r}")
+                raise AtoutError(Message("scoring.capot", value=excerpt(repr(capot))))
             capot_side = takers if capot == "takers" else defence
             points = {capot_side: rules.capot_points, 1 - capot_side: 0}
         else:
             if takers_points is None:
-                raise AtoutError("give the takers' points, or say which side was capot")
+                raise AtoutError(Message("scoring.no_points"))
             if isinstance(takers_points, bool) or not isinstance(takers_points, int):
-                raise AtoutError(f"the takers' points must be a whole number, not {takers_points!r}")
+                raise AtoutError(Message("scoring.points", value=excerpt(repr(takers_points))))
             if not 0 <= takers_points <= total:
-                raise AtoutError(f"the takers' points must be between 0 and {total}, not {takers_points}")
+                raise AtoutError(Message("scoring.points_range", total=total, value=takers_points))
             points = {takers: takers_points, defence: total - takers_points}
         facts = cls(contract, points, dict(belote or {}), dict(announcements or {}), capot_side)
         facts.check(rules)
@@ -149,7 +150,7 @@ class DealFacts:
                 None if tricks is None else {int(k): int(v) for k, v in tricks.items()},
             )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise AtoutError(f"stored deal facts are corrupt ({err!r})") from None
+            raise AtoutError(Message("scoring.corrupt", reason=excerpt(repr(err)))) from None
 
     def check(self, rules: Ruleset) -> None:
         """Raise :class:`~atout.errors.FactsError` (in French and English) if the facts cannot

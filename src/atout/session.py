@@ -24,7 +24,7 @@ from atout.bots import LEVELS, build_agent, load_spec
 from atout.bots.base import Agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal, Phase
-from atout.errors import AtoutError, IllegalAction, RecordError, excerpt
+from atout.errors import AtoutError, IllegalAction, RecordError, excerpt, os_reason
 from atout.i18n import Message
 from atout.match import Match
 from atout.notation import parse_seat, seat_letter
@@ -47,12 +47,12 @@ class GameSession:
         first_dealer: int = 0,
     ) -> None:
         if not 0 <= human < rules.players:
-            raise AtoutError(f"the human's seat must be 0..{rules.players - 1}, not {human}")
+            raise AtoutError(Message("match.seat", name="human", last=rules.players - 1, value=excerpt(repr(human))))
         self.rules = rules
         self.human = human
         specs = [bots] * (rules.players - 1) if isinstance(bots, (str, BotSpec)) else list(bots)
         if len(specs) != rules.players - 1:
-            raise AtoutError(f"{rules.players - 1} bots are needed, not {len(specs)}")
+            raise AtoutError(Message("session.bots", count=rules.players - 1, given=len(specs)))
         self.bot_specs = [load_spec(s) for s in specs]
         self.hint_spec = load_spec(hint)
         self.match = Match(rules, seed=seed, first_dealer=first_dealer)
@@ -126,7 +126,7 @@ class GameSession:
     def finish_deal(self) -> None:
         """Record the finished deal in the match (so the score and the winner are up to date)."""
         if not self.deal_over:
-            raise AtoutError("the deal is not over")
+            raise AtoutError(Message("session.not_over"))
         if not self._recorded:
             self.match.record(self.deal)
 
@@ -134,7 +134,7 @@ class GameSession:
         """Record the finished deal in the match and deal the next one."""
         self.finish_deal()
         if self.match.finished:
-            raise AtoutError("the match is over")
+            raise AtoutError(Message("match.over"))
         self.deal = self.match.new_deal()
         self._agents = self._make_agents()
         return self.deal
@@ -157,7 +157,7 @@ class GameSession:
     def hint(self) -> Action:
         """What the hint bot (the expert by default) would do in the human's place."""
         if not self.human_to_play:
-            raise AtoutError("a hint is for the human's turn")
+            raise AtoutError(Message("session.hint"))
         seed = (self.match.deal_seed(self._deal_index) + 97) % (1 << 62)
         agent = build_agent(self.hint_spec, seed=seed, wall_clock=True)
         return agent.act(self.observation())
@@ -201,7 +201,7 @@ class GameSession:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) else Message("session.not_text")
+            reason = os_reason(err) if isinstance(err, OSError) else Message("session.not_text")
             raise AtoutError(Message("session.cannot_read", path=str(path), reason=reason)) from None
         return cls.from_text(text)
 

@@ -9,6 +9,9 @@ import pytest
 
 from atout import AtoutError, Contract, Deal, DealFacts, Match, Ruleset
 
+#: The error messages these tests read are the English ones.
+pytestmark = pytest.mark.usefixtures("english")
+
 HANDS = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]
 
 

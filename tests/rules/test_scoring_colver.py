@@ -80,6 +80,7 @@ def test_a_bid_capot_is_a_contract_of_250():
     assert score(COLVER, C(0, level=2, capot=True), 150, belote={0: 20}).marks == {0: 0, 1: 932}
 
 
+@pytest.mark.usefixtures("english")
 @pytest.mark.parametrize("scoring", ["ffb", "annonces", "classique"])
 def test_capot_bonus_is_for_the_contree_scorings(scoring):
     """capot_bonus says how the contrée scorings count a capot; the others have their own rules."""

@@ -22,7 +22,8 @@ from typing import Any
 
 from atout.arena.duplicate import Board, Orientation
 from atout.arena.stats import Estimate, mean_ci
-from atout.errors import AtoutError
+from atout.errors import AtoutError, excerpt
+from atout.i18n import Message
 from atout.rules import Ruleset
 from atout.scoring import MADE, score_deal
 
@@ -102,11 +103,11 @@ def report(records: Sequence[dict[str, Any]]) -> list[RunReport]:
             runs.append((record, []))
         elif kind == "board":
             if not runs:
-                raise AtoutError("the results file has a board before any run's header")
+                raise AtoutError(Message("arena.board_first"))
             try:
                 runs[-1][1].append(Board.from_dict(record))
             except (KeyError, TypeError, ValueError, AttributeError):
-                raise AtoutError(f"a board record of the results file is malformed: {str(record)[:80]}") from None
+                raise AtoutError(Message("arena.board", line=excerpt(str(record)))) from None
     boards_by_run: dict[tuple[str, ...], tuple[dict[str, Any], dict[int, Board]]] = {}
     for header, boards in runs:  # a resumed run's header repeats: its boards add up, once each
         key = tuple(repr(header.get(name)) for name in ("fingerprint", "seed", "a", "b", "bidder", "player"))
@@ -120,7 +121,7 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
         rules = Ruleset.from_dict(header["rules"])
         bots = {"a": BotReport(header["a"]["name"], "a"), "b": BotReport(header["b"]["name"], "b")}
     except (KeyError, TypeError) as err:
-        raise AtoutError(f"a run's header in the results file is malformed ({err!r})") from None
+        raise AtoutError(Message("arena.header", reason=excerpt(repr(err)))) from None
     deals = passed = 0
     for board in sorted(boards, key=lambda b: b.index):
         shares = {(role, part): 0.0 for role in bots for part in ("taking", "defending")}

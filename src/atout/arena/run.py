@@ -24,7 +24,8 @@ from atout import __version__
 from atout.arena.duplicate import AgentMaker, Board, play_board
 from atout.arena.stats import BOOTSTRAP_SEED, RESAMPLES, Estimate, elo, matches_played, mean_ci, win_rate_ci
 from atout.bots.specs import BotSpec, build_agent
-from atout.errors import AtoutError
+from atout.errors import AtoutError, excerpt
+from atout.i18n import Message
 from atout.rules import Ruleset
 
 
@@ -100,7 +101,7 @@ def _ray_boards(jobs: list[Job], workers: int) -> Iterator[Board]:
     try:
         import ray
     except ImportError:
-        raise AtoutError("the ray backend needs Ray: pip install 'atout[ray]'") from None
+        raise AtoutError(Message("arena.ray")) from None
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
@@ -139,9 +140,9 @@ def run_pair(
     ``bidder`` makes a play-only match (every seat calls with it), ``player`` a bidding-only one.
     """
     if deals < 1:
-        raise AtoutError("the arena needs at least one deal")
+        raise AtoutError(Message("arena.no_deal"))
     if backend not in ("process", "ray"):
-        raise AtoutError(f"unknown backend {backend!r} (process or ray)")
+        raise AtoutError(Message("arena.backend", backend=excerpt(str(backend))))
     workers = (os.cpu_count() or 1) if workers is None else workers
     common = _common_roles(bidder, player)
     done = {i: board for i, board in _boards_of_run(previous, rules, a, b, seed, common).items() if i < deals}
@@ -217,19 +218,17 @@ def _boards_of_run(
     same = False
     for record in records:
         if not isinstance(record, dict):
-            raise AtoutError(f"the results file holds a line that is not an arena record: {str(record)[:80]}")
+            raise AtoutError(Message("arena.not_a_record", line=excerpt(str(record))))
         if record.get("type") == "header":
             same = all(record.get(key) == value for key, value in run.items())
         elif record.get("type") == "board" and same:
             try:
                 board = Board.from_dict(record)
             except (KeyError, TypeError, ValueError, AttributeError):
-                raise AtoutError(f"a board record of the results file is malformed: {str(record)[:80]}") from None
+                raise AtoutError(Message("arena.board", line=excerpt(str(record)))) from None
             if board.seed != board_seed(seed, board.index):
-                raise AtoutError(
-                    f"board {board.index} of the results file has seed {board.seed}, "
-                    f"not {board_seed(seed, board.index)}: the file is corrupt"
-                )
+                expected = board_seed(seed, board.index)
+                raise AtoutError(Message("arena.seed", index=board.index, seed=board.seed, expected=expected))
             boards[board.index] = board
     return boards
 
@@ -251,7 +250,7 @@ def run_tournament(
     ``bidder`` and ``player`` as in :func:`run_pair`."""
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
-        raise AtoutError("each bot of a tournament needs its own name")
+        raise AtoutError(Message("arena.names"))
     results = []
     pairwise: dict[tuple[str, str], tuple[float, int]] = {}
     for offset, (a, b) in enumerate(combinations(specs, 2)):
@@ -281,5 +280,5 @@ def read_results(path: Path) -> list[dict[str, Any]]:
                 try:
                     records.append(json.loads(line))
                 except json.JSONDecodeError as err:
-                    raise AtoutError(f"{path}:{number}: not a JSON line ({err.msg})") from None
+                    raise AtoutError(Message("arena.json_line", path=str(path), line=number, reason=err.msg)) from None
     return records

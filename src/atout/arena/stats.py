@@ -19,6 +19,7 @@ from scipy.stats import t as student
 
 from atout.arena.duplicate import Board
 from atout.errors import AtoutError
+from atout.i18n import Message
 from atout.match import Match
 from atout.rules import Ruleset
 
@@ -173,7 +174,7 @@ def elo(results: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
         if moved < ELO_TOLERANCE:
             break
     else:
-        raise AtoutError(f"the Elo ratings did not converge in {ELO_MAX_ITERATIONS:,} iterations")
+        raise AtoutError(Message("arena.elo", n=ELO_MAX_ITERATIONS))
     ratings = {p: 400 * math.log10(v) for p, v in strength.items()}
     shift = 1500 - sum(ratings.values()) / len(ratings)
     return {p: round(r + shift, 1) for p, r in ratings.items()}

@@ -15,6 +15,7 @@ from typing import Protocol
 from atout.actions import Action
 from atout.deal import Deal
 from atout.errors import AtoutError
+from atout.i18n import Message
 from atout.observation import Observation
 
 
@@ -42,7 +43,7 @@ class RandomAgent:
 def play_deal(deal: Deal, agents: Sequence[Agent]) -> Deal:
     """Let ``agents`` (one per seat) play ``deal`` to its end; each sees only its observation."""
     if len(agents) != deal.rules.players:
-        raise AtoutError(f"{deal.rules.players} agents are needed, not {len(agents)}")
+        raise AtoutError(Message("bots.agents", players=deal.rules.players, count=len(agents)))
     while deal.turn is not None:
         seat = deal.turn
         action = agents[seat].act(deal.observation(seat))

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Play
 from atout.bots.knowledge import Knowledge
 from atout.cards import Card
-from atout.errors import AtoutError
+from atout.errors import AtoutError, excerpt
+from atout.i18n import Message
 from atout.observation import Observation
 from atout.rules import OPTION_NAMES, Ruleset
 
@@ -95,7 +96,7 @@ def import_colver() -> Any:
     try:
         import colver
     except ImportError:
-        raise AtoutError("colver bots need the colver package: pip install 'atout[peers]'") from None
+        raise AtoutError(Message("peers.extra")) from None
     return colver
 
 
@@ -159,7 +160,7 @@ def check_rules(rules: Ruleset) -> None:
     wrong = [n for n in OPTION_NAMES if n not in MATCH_OPTIONS and getattr(rules, n) != getattr(expected, n)]
     if wrong:
         shown = ", ".join(f"{name} = {getattr(rules, name)!r}" for name in wrong)
-        raise AtoutError(f"colver bots play the {COLVER_PRESET} preset only (here {shown})")
+        raise AtoutError(Message("peers.rules", preset=COLVER_PRESET, options=shown))
 
 
 def history(obs: Observation) -> list[Action]:
@@ -199,14 +200,16 @@ def peer_spec_text(source: str | dict[str, Any]) -> str:
         lines = []
         for table, values in source.items():
             if not isinstance(values, dict) or any(isinstance(v, (dict, list)) for v in values.values()):
-                raise AtoutError(f"peer_spec.{table}: colver's spec holds tables of plain values")
+                raise AtoutError(Message("peers.tables", table=excerpt(str(table))))
             lines.append(f"[{table}]")
             lines.extend(f"{key} = {_toml_value(value)}" for key, value in values.items())
         return "\n".join(lines) + "\n"
+    if not isinstance(source, str):
+        raise AtoutError(Message("peers.text"))
     try:
         tomllib.loads(source)
     except tomllib.TOMLDecodeError as err:
-        raise AtoutError(f"colver's spec is malformed TOML ({err})") from None
+        raise AtoutError(Message("peers.toml", reason=str(err))) from None
     return source
 
 
@@ -230,7 +233,8 @@ class ColverAgent:
         try:
             engine.Agent(self.spec_text, 0, seed)
         except (ValueError, RuntimeError) as err:
-            raise AtoutError(f"bot spec {spec.name!r}: colver refuses its spec ({err})") from None
+            refused = Message("peers.refused", reason=str(err))
+            raise AtoutError(Message("bots.spec", name=excerpt(spec.name), reason=refused)) from None
         #: colver's answer to the last decision it was asked (its stats included).
         self.last_decision: dict[str, Any] = {}
 

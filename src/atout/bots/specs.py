@@ -39,10 +39,11 @@ safety cap that only bots built with ``wall_clock=True`` (the terminal and web t
 >>> spec = load_spec("club")
 >>> spec.bidder, spec.player
 ('heuristic', 'heuristic')
->>> load_spec({"name": "x", "bidder": "psychic"})
-Traceback (most recent call last):
-...
-atout.errors.AtoutError: bot spec 'x': bidder 'psychic' is not one of random, heuristic, search
+>>> try:
+...     load_spec({"name": "x", "bidder": "psychic"})
+... except AtoutError as err:
+...     print(err.message("en"))
+bot spec 'x': bidder 'psychic' is not one of random, heuristic, search
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from typing import Any
 from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
 from atout.bots.base import Agent, RandomAgent
 from atout.bots.heuristic import HeuristicAgent
-from atout.errors import AtoutError, excerpt
+from atout.errors import AtoutError, excerpt, os_reason
 from atout.i18n import Message
 from atout.observation import Observation
 
@@ -70,6 +71,22 @@ ENGINES = ("atout", "colver")
 _ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries")
 #: The largest node budget a decision may have (some minutes of search).
 MAX_NODES = 10_000_000_000
+#: The numeric fields' bounds; a field whose default is whole takes whole numbers only, and the
+#: seconds (``time_per_…``) must be above 0.
+_BOUNDS: dict[str, tuple[int, int]] = {
+    "samples": (1, 10_000),
+    "bid_samples": (1, 10_000),
+    "auction_tries": (1, 1000),
+    "nodes_per_sample": (0, MAX_NODES),
+    "nodes_per_card": (1, MAX_NODES),
+    "nodes_per_call": (1, MAX_NODES),
+    "time_per_card": (0, 60),
+    "time_per_call": (0, 60),
+    "bid_make_rate": (0, 1),
+    "coinche_fail_rate": (0, 1),
+    "noise": (0, 1),
+    "aggression": (-100, 100),
+}
 
 
 @dataclass(frozen=True)
@@ -98,32 +115,31 @@ class BotSpec:
     peer_spec: str = ""
 
     def __post_init__(self) -> None:
-        where = f"bot spec {self.name!r}"
         if self.engine not in ENGINES:
-            raise AtoutError(f"{where}: engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+            raise self._wrong(
+                Message("bots.choice", field="engine", value=excerpt(repr(self.engine)), allowed=", ".join(ENGINES))
+            )
         if (self.engine == "atout") != (not self.peer_spec):
-            raise AtoutError(f"{where}: peer_spec describes another engine's bot, and only such a bot has one")
+            raise self._wrong(Message("bots.peer_spec"))
         for role in ("bidder", "player", "taker"):
-            if getattr(self, role) not in KINDS and (role != "taker" or self.taker is not None):
-                raise AtoutError(f"{where}: {role} {getattr(self, role)!r} is not one of {', '.join(KINDS)}")
-        if not 1 <= self.samples <= 10_000 or not 1 <= self.bid_samples <= 10_000:
-            raise AtoutError(f"{where}: samples and bid_samples must be between 1 and 10,000")
-        if not 1 <= self.auction_tries <= 1000:
-            raise AtoutError(f"{where}: auction_tries must be between 1 and 1000")
-        if not 0 <= self.nodes_per_sample <= MAX_NODES:
-            raise AtoutError(f"{where}: nodes_per_sample must be between 0 and {MAX_NODES:_}")
-        for budget in ("nodes_per_card", "nodes_per_call"):
-            value = getattr(self, budget)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NODES:
-                raise AtoutError(f"{where}: {budget} must be a whole number between 1 and {MAX_NODES:_}")
-        for budget in ("time_per_card", "time_per_call"):
-            if not 0 < getattr(self, budget) <= 60:
-                raise AtoutError(f"{where}: {budget} must be between 0 and 60 seconds")
-        for rate in ("noise", "bid_make_rate", "coinche_fail_rate"):
-            if not 0 <= getattr(self, rate) <= 1:
-                raise AtoutError(f"{where}: {rate} must be between 0 and 1")
-        if not -100 <= self.aggression <= 100:
-            raise AtoutError(f"{where}: aggression must be between -100 and 100")
+            value = getattr(self, role)
+            if value not in KINDS and (role != "taker" or value is not None):
+                raise self._wrong(
+                    Message("bots.choice", field=role, value=excerpt(repr(value)), allowed=", ".join(KINDS))
+                )
+        for name, (low, high) in _BOUNDS.items():
+            value = getattr(self, name)
+            whole = isinstance(BotSpec.__dataclass_fields__[name].default, int)
+            seconds = name.startswith("time_per_")
+            number = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
+            if not (number and (low < value if seconds else low <= value) and value <= high):
+                key = "bots.seconds" if seconds else "bots.whole_range" if whole else "bots.range"
+                bounds = {"low": _shown(low), "high": _shown(high)}
+                raise self._wrong(Message(key, field=name, value=excerpt(repr(value)), **bounds))
+
+    def _wrong(self, reason: Message) -> AtoutError:
+        """The error of a field of this spec: its name, then ``reason``."""
+        return AtoutError(Message("bots.spec", name=excerpt(str(self.name)), reason=reason))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -131,6 +147,11 @@ class BotSpec:
             if data[name] == BotSpec.__dataclass_fields__[name].default:
                 del data[name]
         return data
+
+
+def _shown(bound: int) -> str:
+    """A bound as a spec file may write it: ``10_000_000_000``, ``1000``."""
+    return f"{bound:_}" if abs(bound) >= 10_000 else str(bound)
 
 
 def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
@@ -155,11 +176,16 @@ def load_spec(source: str | Path | dict[str, Any] | BotSpec) -> BotSpec:
         return parse_spec(text)
     if not text.endswith(".toml") and not Path(text).is_file():
         raise AtoutError(Message("bots.unknown", name=excerpt(text), levels=", ".join(LEVELS)))
+    return parse_spec(_read(text))
+
+
+def _read(path: str) -> str:
+    """A spec file's text; :class:`AtoutError` if it cannot be read."""
     try:
-        return parse_spec(Path(text).read_text(encoding="utf-8"))
+        return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) else Message("bots.not_text")
-        raise AtoutError(Message("bots.cannot_read", path=excerpt(text), reason=reason)) from None
+        reason = os_reason(err) if isinstance(err, OSError) else Message("bots.not_text")
+        raise AtoutError(Message("bots.cannot_read", path=excerpt(path), reason=reason)) from None
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -173,7 +199,7 @@ def parse_spec(text: str) -> BotSpec:
 
 def spec_from_dict(data: dict[str, Any]) -> BotSpec:
     """A spec from its fields; raises :class:`AtoutError` naming a missing name or an unknown field."""
-    if "name" not in data:
+    if not isinstance(data, dict) or "name" not in data:
         raise AtoutError(Message("bots.no_name"))
     if "peer_spec" in data:
         from atout.bots.peers import peer_spec_text
@@ -181,11 +207,9 @@ def spec_from_dict(data: dict[str, Any]) -> BotSpec:
         data = {**data, "peer_spec": peer_spec_text(data["peer_spec"])}
     unknown = sorted(set(data) - set(BotSpec.__dataclass_fields__))
     if unknown:
-        raise AtoutError(Message("bots.unknown_fields", name=excerpt(str(data["name"])), fields=", ".join(unknown)))
-    try:
-        return BotSpec(**data)
-    except TypeError as err:
-        raise AtoutError(f"bot spec {data['name']!r}: {err}") from None
+        fields = Message("bots.unknown_fields", fields=excerpt(", ".join(unknown)))
+        raise AtoutError(Message("bots.spec", name=excerpt(str(data["name"])), reason=fields))
+    return BotSpec(**data)
 
 
 def _colver_spec(which: str) -> BotSpec:
@@ -197,12 +221,8 @@ def _colver_spec(which: str) -> BotSpec:
     path = Path(which)
     if not path.is_file():
         known = ", ".join(f"colver:{name}" for name in COLVER_SPECS)
-        raise AtoutError(f"unknown colver bot {which!r} (known: {known}, or colver:FILE.toml)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise AtoutError(f"cannot read colver spec {which}: {err.strerror}") from None
-    return BotSpec(f"colver:{path.stem}", engine="colver", peer_spec=peer_spec_text(text))
+        raise AtoutError(Message("bots.unknown_colver", name=excerpt(which), known=known))
+    return BotSpec(f"colver:{path.stem}", engine="colver", peer_spec=peer_spec_text(_read(which)))
 
 
 class ComposedAgent:

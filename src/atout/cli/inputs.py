@@ -7,11 +7,10 @@ not UTF-8 text; ``-`` reads standard input.
 
 from __future__ import annotations
 
-import errno
 import sys
 from pathlib import Path
 
-from atout.errors import AtoutError, RecordError
+from atout.errors import AtoutError, RecordError, os_reason
 from atout.i18n import Message
 
 #: The largest input atout reads (16 MiB: some ten thousand recorded deals).
@@ -53,13 +52,6 @@ def read_text(source: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise Unreadable(Message("cli.input.not_text", name=name)) from None
-
-
-def os_reason(err: OSError) -> str | Message:
-    """Why the system refused a file, in the player's language for the common cases."""
-    known = {errno.ENOENT: "missing", errno.EACCES: "denied", errno.EISDIR: "directory_reason"}
-    key = known.get(err.errno or 0)
-    return Message(f"cli.input.{key}") if key else err.strerror or str(err)
 
 
 def located(source: str, err: RecordError) -> RecordError:

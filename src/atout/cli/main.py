@@ -17,10 +17,10 @@ from pathlib import Path
 
 from atout import __version__
 from atout.cli.args import build_parser, language_of
-from atout.cli.inputs import WrongInput, located, os_reason, read_text, source_name
+from atout.cli.inputs import WrongInput, located, read_text, source_name
 from atout.cli.text import deal_summary
 from atout.deal import Deal
-from atout.errors import AtoutError, RecordError
+from atout.errors import AtoutError, RecordError, os_reason
 from atout.i18n import Message, get_language, language, plural, tr
 from atout.record import Record, read_records
 from atout.rules import Ruleset
