@@ -92,8 +92,10 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None
 
 
 def tr(key: str, lang: str | None = None, /, **values: object) -> str:
-    """The message ``key`` in ``lang`` (default: the current language) with ``values`` filled in."""
-    return messages(normalize(lang))[key].format(**values)
+    """The message ``key`` in ``lang`` (default: the current language) with ``values`` filled in; a
+    value that is itself a :class:`Message` or an error is put into words in the same language."""
+    code = normalize(lang)
+    return messages(code)[key].format(**{k: _rendered(v, code) for k, v in values.items()})
 
 
 def plural(key: str, n: int, lang: str | None = None, /, **values: object) -> str:
@@ -121,8 +123,7 @@ class Message:
 
     def message(self, lang: str | None = None) -> str:
         """The message in ``lang`` (default: the current language)."""
-        code = normalize(lang)
-        return tr(self.key, code, **{k: _rendered(v, code) for k, v in self.values.items()})
+        return tr(self.key, lang, **self.values)
 
     def __str__(self) -> str:
         return self.message()

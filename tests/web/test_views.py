@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from atout import Contract, DealFacts, Ruleset
+from atout.i18n import Message
 from atout.scoring import score_deal
+from atout.web.actor import Refused
+from atout.web.service import table_rules
 from atout.web.views import score_lines
 
 
@@ -31,3 +36,12 @@ def test_the_rounding_is_a_line_that_makes_the_sheet_add_up() -> None:
         assert sum(line["points"] for line in lines if line["side"] == side) == marks
     assert [line["points"] for line in lines if line["label"] == "rounding"] == [5, 3]
     assert all(line["detail"] == "" for line in lines if line["label"] == "rounding")
+
+
+def test_a_refused_ruleset_says_why_in_the_hosts_language() -> None:
+    """The rules core's reason, in the language of whoever reads the refusal (not the server's)."""
+    with pytest.raises(Refused) as refused:
+        table_rules("classique", {"sans_atout": True, "tout_atout": True})
+    message = Message(refused.value.key, **refused.value.values)
+    assert message.message("fr").startswith("Règles refusées\u00a0: le sans atout et le tout atout demandent")
+    assert message.message("en").startswith("Rules refused: sans atout / tout atout need the bidding auction")

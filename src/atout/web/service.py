@@ -182,4 +182,4 @@ def table_rules(preset: str, options: dict[str, Any]) -> Ruleset:
     try:
         return Ruleset.preset(preset, **values)
     except AtoutError as err:
-        raise Refused("web.error.bad_rules", why=str(err)) from None
+        raise Refused("web.error.bad_rules", why=err) from None
