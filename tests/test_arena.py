@@ -331,6 +331,10 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     estimates = run.a.estimates()
     assert estimates["taking_share"].mean + estimates["defending_share"].mean == pytest.approx(result.diff.mean)
     assert run.a.coinches_won + run.a.coinches_lost == run.b.coinched_won + run.b.coinched_lost
-    assert main(["arena", "--report", str(path)]) == 0
+    assert main(["arena", "--lang", "en", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text
+    assert main(["arena", "--lang", "fr", "--report", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text
+    assert "net per deal" not in text

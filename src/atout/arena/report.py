@@ -23,7 +23,7 @@ from typing import Any
 from atout.arena.duplicate import Board, Orientation
 from atout.arena.stats import Estimate, mean_ci
 from atout.errors import AtoutError, excerpt
-from atout.i18n import Message
+from atout.i18n import Message, tr
 from atout.rules import Ruleset
 from atout.scoring import MADE, score_deal
 
@@ -177,45 +177,37 @@ def _count(rules: Ruleset, bot: BotReport, play: Orientation, outcome: str, *, t
         bot.surcoinches_lost += not made
 
 
-def format_report(reports: Sequence[RunReport]) -> str:
-    """The reports as text, one block per run."""
+def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
+    """The reports as text, one block per run, in ``lang`` (default: the current language)."""
     blocks = []
     for run in reports:
-        title = f"{run.a.name} (A) vs {run.b.name} (B), {run.rules.name} [{run.rules.fingerprint}], seed {run.seed}"
+        title = tr("arena.report.title", lang, a=run.a.name, b=run.b.name, rules=run.rules.name)
+        title += tr("arena.report.run", lang, fingerprint=run.rules.fingerprint, seed=run.seed)
         if run.bidder:
-            title += f", play only: every seat bids with {run.bidder}"
+            title += tr("arena.report.play_only", lang, bidder=run.bidder)
         if run.player:
-            title += f", bidding only: every seat plays with {run.player}"
-        lines = [
-            title,
-            f"{run.boards} boards, {run.deals} deals ({run.passed} passed out); "
-            f"A's marks minus B's per deal: {run.diff}",
-            "net marks: the bot's side's minus the other's; shares add up to the points per deal",
-        ]
+            title += tr("arena.report.bidding_only", lang, player=run.player)
+        summary = tr("arena.report.summary", lang, boards=run.boards, deals=run.deals, passed=run.passed)
+        lines = [title, f"{summary}{run.diff}", tr("arena.report.legend", lang)]
         rows = [("", run.a.name, run.b.name)]
         est = {bot.role: bot.estimates() for bot in (run.a, run.b)}
-        for label, key in (
-            ("net per deal taken", "taking"),
-            ("net per deal defended", "defending"),
-            ("share of the difference, taking", "taking_share"),
-            ("share of the difference, defending", "defending_share"),
-        ):
-            rows.append((label, str(est["a"][key]), str(est["b"][key])))
+        for key in ("taking", "defending", "taking_share", "defending_share"):
+            rows.append((tr(f"arena.report.{key}", lang), str(est["a"][key]), str(est["b"][key])))
         counts: list[tuple[str, Callable[[BotReport], str]]] = [
-            ("contracts taken", lambda b: str(b.taken)),
-            ("  made / fell / litige", lambda b: f"{b.made} / {b.fell} / {b.litige}"),
-            ("  mean numbered bid", lambda b: f"{b.mean_bid:.0f} ({b.bids})"),
-            ("  capot bids made / failed", lambda b: f"{b.capot_bids_made} / {b.capot_bids - b.capot_bids_made}"),
-            ("  coinched by the opponents: made / fell", lambda b: f"{b.coinched_won} / {b.coinched_lost}"),
-            ("  surcoinched: made / fell", lambda b: f"{b.surcoinches_won} / {b.surcoinches_lost}"),
-            ("coinches of the opponents: fell / made", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
-            ("capots (every trick)", lambda b: str(b.capots)),
+            ("taken", lambda b: str(b.taken)),
+            ("outcomes", lambda b: f"{b.made} / {b.fell} / {b.litige}"),
+            ("mean_bid", lambda b: f"{b.mean_bid:.0f} ({b.bids})"),
+            ("capot_bids", lambda b: f"{b.capot_bids_made} / {b.capot_bids - b.capot_bids_made}"),
+            ("coinched", lambda b: f"{b.coinched_won} / {b.coinched_lost}"),
+            ("surcoinched", lambda b: f"{b.surcoinches_won} / {b.surcoinches_lost}"),
+            ("coinches", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
+            ("capots", lambda b: str(b.capots)),
         ]
-        rows.extend((label, text(run.a), text(run.b)) for label, text in counts)
+        rows.extend((tr(f"arena.report.{key}", lang), text(run.a), text(run.b)) for key, text in counts)
         width = [max(len(row[i]) for row in rows) for i in range(3)]
         lines.extend("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)).rstrip() for row in rows)
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n" if blocks else "no runs in the results file\n"
+    return "\n\n".join(blocks) + "\n" if blocks else tr("arena.report.empty", lang) + "\n"
 
 
 __all__ = ["BotReport", "RunReport", "format_report", "report"]
