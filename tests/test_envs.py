@@ -273,6 +273,9 @@ def test_openspiel_game_takes_house_rules_and_gives_the_seat_tensor() -> None:
     game = pyspiel.load_game("python_atout", {"preset": "coinche", "options": '{"sans_atout": true}', "dealer": 0})
     state = game.new_initial_state()
     rng = random.Random(0)
+    state.apply_action(5)
+    with pytest.raises(pyspiel.SpielError, match="not a card left to deal"):
+        state.apply_action(5)
     while state.is_chance_node():
         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     assert state.current_player() == 1

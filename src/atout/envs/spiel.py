@@ -177,7 +177,10 @@ class AtoutState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         table = self.table
         if table is None:
-            self.rest.remove(action)
+            try:
+                self.rest.remove(action)
+            except ValueError:
+                raise pyspiel.SpielError(f"chance action {action} is not a card left to deal") from None
             self.cards.append(action)
             if self.rest:
                 return
