@@ -273,6 +273,9 @@ def test_openspiel_game_takes_house_rules_and_gives_the_seat_tensor() -> None:
     game = pyspiel.load_game("python_atout", {"preset": "coinche", "options": '{"sans_atout": true}', "dealer": 0})
     state = game.new_initial_state()
     rng = random.Random(0)
+    state.apply_action(5)
+    with pytest.raises(pyspiel.SpielError, match="not a card left to deal"):
+        state.apply_action(5)
     while state.is_chance_node():
         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     assert state.current_player() == 1
@@ -283,6 +286,27 @@ def test_openspiel_game_takes_house_rules_and_gives_the_seat_tensor() -> None:
     assert game.num_distinct_actions() == BIDS + bids
     with pytest.raises(AtoutError, match="JSON object"):
         spiel.ruleset_from_params({"preset": "coinche", "options": "[1]"})
+
+
+def test_an_openspiel_clone_plays_on_alone_with_its_own_tensors() -> None:
+    """OpenSpiel clones a Python state by deep-copying its attributes: the clone's table must track its own moves."""
+    game = pyspiel.load_game("python_atout", {"preset": "coinche"})
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while state.is_chance_node() or len(state.history()) < 45:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    before = state.information_state_tensor(player)
+    twin = state.clone()
+    assert twin.information_state_tensor(player) == before
+    while not twin.is_terminal():
+        twin.apply_action(rng.choice(twin.legal_actions()))
+        for seat in range(4):
+            assert np.array_equal(twin.table.observe(seat), encode(twin.deal.observation(seat)))
+    assert state.information_state_tensor(player) == before and not state.is_terminal()
 
 
 def test_openspiel_outcome_sampling_mccfr_runs_on_the_game() -> None:

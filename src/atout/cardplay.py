@@ -282,6 +282,13 @@ class CardPlay:
             out.extend(plays_of(belote, True))
         return out
 
+    def legal_cards(self) -> int:
+        """Mask of the cards the seat in turn may play now (0 while it must first declare)."""
+        seat = (self.leader + len(self.trick)) % self.players
+        if self._decl_open and self.declared[seat] is None and self._best[seat]:
+            return 0
+        return (self._legal or self._compute_legal())[0]
+
     def _compute_legal(self) -> tuple[int, str]:
         trick = self.trick
         seat = (self.leader + len(trick)) % self.players

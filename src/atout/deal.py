@@ -343,6 +343,21 @@ class Deal:
             return cards.legal_actions() if self.phase is Phase.PLAY else []
         return self.auction.legal() if self.phase is Phase.AUCTION else []
 
+    def legal_cards(self) -> int:
+        """Mask of the cards the seat in turn may play now: the cards among :meth:`legal_actions`,
+        without building them. 0 in the auction, while the seat must first declare its
+        announcements, and once the deal is over.
+
+        >>> deal = Deal.from_hands(Ruleset.preset("coinche"), ["AKQJT987...", ".AKQJT987..", "..AKQJT987.",
+        ...                        "...AKQJT987"], dealer=3)
+        >>> for call in ("80H", "P", "P", "P", "ann:-"):
+        ...     deal.apply(call)
+        >>> deal.legal_cards() == deal.hand_mask(0), Deal.new(deal.rules).legal_cards()
+        (True, 0)
+        """
+        cards = self._cards
+        return cards.legal_cards() if cards is not None and self.phase is Phase.PLAY else 0
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now; bots and interfaces only ever get this."""
         from atout.observation import Observation

@@ -107,7 +107,7 @@ class Observation:
             to_declare = deal.to_declare(seat)
             belote_said = [(s, a.card) for s, a in deal.actions if isinstance(a, Play) and a.belote]
             belote_ok = deal.belote_cards(seat)
-        calls = tuple((s, a) for s, a in deal.actions[: len(deal.auction.calls)])
+        calls = tuple(deal.actions[: len(deal.auction.calls)])
         retourne = deal.retourne
         bergere = deal.bergere
         hand = deal.hand_mask(seat)

@@ -109,6 +109,30 @@ def test_classique_second_stage_gives_the_taker_the_retourne_and_two_cards() -> 
     assert [len(deal.hand(s)) for s in range(4)] == [8, 8, 8, 8]
 
 
+@pytest.mark.parametrize("preset", ["coinche", "contree", "classique", "bazar", "deux", "trois"])
+def test_legal_cards_are_the_cards_of_the_legal_actions(preset: str) -> None:
+    """``legal_cards()`` is the mask of the cards among ``legal_actions()`` at every step: 0 in the
+    auction, while the seat must declare its announcements, and once the deal is over."""
+    rules = Ruleset.preset(preset)
+    rng = random.Random(3)
+    declaring = 0
+    for i in range(30):
+        deal = Deal.new(rules, dealer=i % rules.players, rng=rng)
+        while True:
+            legal = deal.legal_actions()
+            cards = 0
+            for action in legal:
+                if isinstance(action, Play):
+                    cards |= 1 << action.card
+            assert deal.legal_cards() == cards
+            declaring += deal.must_declare
+            if not legal:
+                break
+            deal.apply(rng.choice(legal))
+        assert deal.phase is Phase.DONE
+    assert declaring or not rules.announcements
+
+
 def test_copy_is_independent() -> None:
     deal = Deal.new(Ruleset.preset("coinche"), seed=5)
     deal.apply("P")

@@ -55,7 +55,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
+from atout.actions import Action
 from atout.bots.base import Agent, RandomAgent
 from atout.bots.heuristic import HeuristicAgent
 from atout.errors import AtoutError, excerpt, os_reason
@@ -241,12 +241,10 @@ class ComposedAgent:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> Action:
-        legal = obs.legal_actions()
-        auction = isinstance(legal[0], (Pass, Bid, Coinche, Surcoinche, Take))
-        if auction:
+        if obs.phase.value == "auction":
             return (self.taker if obs.rules.auction == "retourne" else self.bidder).act(obs)
         if self.noise and self.rng.random() < self.noise:
-            return self.rng.choice(legal)
+            return self.rng.choice(obs.legal_actions())
         return self.player.act(obs)
 
 

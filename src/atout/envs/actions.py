@@ -124,8 +124,7 @@ class ActionSpace:
         if index < BELOTE:
             return PLAYS[index]
         if index < DECLARE:
-            suit, king = divmod(index - BELOTE, 2)
-            return PLAYS_BELOTE[8 * suit + _QUEEN + king]
+            return PLAYS_BELOTE[belote_card(index)]
         if index < PASS_INDEX:
             bits = index - DECLARE
             if bits >> len(best):
@@ -161,4 +160,9 @@ def belote_index(card: int) -> int:
     return BELOTE + 2 * (card >> 3) + (card & 7) - _QUEEN
 
 
-__all__ = ["ActionSpace", "action_space_of", "belote_index", "ruleset_bids"]
+def belote_card(index: int) -> int:
+    """The card (a queen or king) that the belote index ``index`` plays."""
+    return 8 * ((index - BELOTE) >> 1) + _QUEEN + ((index - BELOTE) & 1)
+
+
+__all__ = ["ActionSpace", "action_space_of", "belote_card", "belote_index", "ruleset_bids"]

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from atout.envs.table import Table
 from atout.rules import Ruleset
@@ -103,9 +104,9 @@ class AtoutAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[turn]
 
     def observe(self, agent: str) -> Observed:
-        seat = self._seats[agent]
-        mask = self.table.legal_mask() if seat == self.table.turn else self._no_mask
-        return {"observation": self.table.observe(seat), "action_mask": mask}
+        seat, table = self._seats[agent], self.table
+        mask = table.legal_mask() if seat == table.turn else self._no_mask
+        return {"observation": table.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -167,9 +168,49 @@ def raw_env(rules: Ruleset | str = "coinche", **options: Any) -> AtoutAECEnv:
     return AtoutAECEnv(rules, **options)
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order checks, with ``last``, ``step`` and ``agent_iter`` reaching the environment
+    directly once it has been reset (the base class routes each attribute they read through two
+    ``__getattr__`` calls, which halves the environment's speed)."""
+
+    def last(self, observe: bool = True) -> tuple[Observed | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _Agents(self, max_iter)
+
+
+class _Agents(AECOrderEnforcingIterable):
+    def __iter__(self) -> _NextAgent:
+        return _NextAgent(self.env, self.max_iter)
+
+
+class _NextAgent(AECOrderEnforcingIterator):
+    def __next__(self) -> str:
+        wrapper = self.env
+        game = wrapper.env
+        if not game.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return game.agent_selection  # type: ignore[no-any-return]
+
+
 def env(rules: Ruleset | str = "coinche", **options: Any) -> AECEnv:
     """The environment, wrapped in PettingZoo's order checks (the usual entry point)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(rules, **options))
+    return OrderEnforcing(raw_env(rules, **options))
 
 
-__all__ = ["AtoutAECEnv", "env", "raw_env", "ruleset_of"]
+__all__ = ["AtoutAECEnv", "OrderEnforcing", "env", "raw_env", "ruleset_of"]

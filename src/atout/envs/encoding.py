@@ -64,7 +64,8 @@ class Section:
     scope: str
     unit: int
     doc: str
-    #: Where its first block starts in the observation and in the table's state (all seats' blocks).
+    #: Where its first block starts in the observation and in the state :func:`encode` fills (every
+    #: seat's blocks, from which it gathers the observer's view).
     offset: int = 0
     state_offset: int = 0
 
@@ -150,6 +151,10 @@ class Layout:
             state_offset += section.unit * section.state_blocks(n, self.sides)
         self.size = offset
         self.state_size = state_offset
+        self.seat_sides = [self.side(seat) for seat in range(n)]
+        #: By section, for each of its blocks (one per seat for an ``own`` section): where the block
+        #: starts in each observation that shows it, the seats' observations laid end to end.
+        self.block_positions = {s.name: self._block_positions(s) for s in self.sections.values()}
         self.slices = {
             s.name: slice(s.offset, s.offset + s.unit * s.blocks(n, self.sides)) for s in self.sections.values()
         }
@@ -162,6 +167,21 @@ class Layout:
     def side(self, seat: int) -> int:
         """The index of a seat's side among the sides."""
         return self.rules.sides.index(self.rules.side_of(seat))
+
+    def _block_positions(self, s: Section) -> list[tuple[int, ...]]:
+        n, size, seats = self.players, self.size, range(self.players)
+        if s.scope == "own":
+            return [(seat * size + s.offset,) for seat in seats]
+        if s.scope == "global":
+            return [tuple(viewer * size + s.offset for viewer in seats)]
+        if s.scope == "seat":
+            return [
+                tuple(viewer * size + s.offset + (seat - viewer) % n * s.unit for viewer in seats) for seat in seats
+            ]
+        return [
+            tuple(viewer * size + s.offset + (side - self.seat_sides[viewer]) % self.sides * s.unit for viewer in seats)
+            for side in range(self.sides)
+        ]
 
     def _gather(self, viewer: int) -> npt.NDArray[np.intp]:
         """For each entry of ``viewer``'s observation, the index of the state entry it shows."""

@@ -95,6 +95,8 @@ class AtoutEnv(gymnasium.Env[FloatArray, np.int64]):
         self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.table.space.size)
         self.bots: dict[int, Agent] = {}
+        self._no_mask = np.zeros(self.table.space.size, np.int8)
+        self._no_mask.flags.writeable = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -121,20 +123,23 @@ class AtoutEnv(gymnasium.Env[FloatArray, np.int64]):
     def _play_bots(self) -> float:
         """Let the bots act until the learner's turn or the end; the learner's rewards meanwhile."""
         table, total = self.table, 0.0
-        while table.turn is not None and table.turn != self.seat:
-            seat = table.turn
+        seat = table.turn
+        while seat is not None and seat != self.seat:
             action = self.bots[seat].act(table.deal.observation(seat))
             total += table.apply(action).get(self.seat, 0.0)
+            seat = table.turn
         return total
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8)}
+        return {"action_mask": self._mask().copy()}
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        """The learner's legal actions now (int8, read-only; all 0 once the episode is over)."""
+        return self._no_mask if self.table.over else self.table.legal_mask()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now, as booleans (all False once the episode is over)."""
-        if self.table.over:
-            return np.zeros(self.table.space.size, bool)
-        return self.table.legal_mask().astype(bool)
+        return self._mask().astype(bool)
 
     def render(self) -> str | None:
         return describe_deal(self.table) if self.render_mode == "ansi" else None

@@ -52,6 +52,8 @@ from atout.errors import AtoutError
 from atout.rules import Ruleset
 
 _DEFAULTS: dict[str, Any] = {"preset": "coinche", "options": "", "dealer": -1}
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_atout",
@@ -95,6 +97,9 @@ class Setup:
         self.layout = layout_of(self.rules)
         self.deck = cards_of(deck_mask(self.rules.short_deck))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Setup:
+        return self  # shared by the game's states, never changed
+
 
 _SETUPS: dict[str, Setup] = {}
 
@@ -113,7 +118,7 @@ class AtoutGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
-        setup = setup_of(params)
+        self.setup = setup = setup_of(params)
         rules, n = setup.rules, setup.rules.players
         calls = 2 * n if rules.auction == "retourne" else n * (len(setup.space.bids) + 2) + 2
         bound = float(deal_bound(rules))
@@ -135,7 +140,7 @@ class AtoutGame(pyspiel.Game):
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> AtoutObserver:
         iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        return AtoutObserver(setup_of(self.get_parameters()), iig_obs_type, params)
+        return AtoutObserver(self.setup, iig_obs_type, params)
 
 
 class AtoutState(pyspiel.State):
@@ -143,10 +148,14 @@ class AtoutState(pyspiel.State):
 
     def __init__(self, game: AtoutGame) -> None:
         super().__init__(game)
-        self.atout = setup_of(game.get_parameters())
+        self.atout: Setup = game.setup
         self.cards: list[int] = []
+        #: The cards still to deal.
+        self.rest: list[int] = list(self.atout.deck)
         self.table: Table | None = None
         self.dealt: list[int] = []
+        #: current_player(), which OpenSpiel asks for several times a step.
+        self._player = _CHANCE
 
     @property
     def deal(self) -> Deal | None:
@@ -154,32 +163,39 @@ class AtoutState(pyspiel.State):
         return self.table.deal if self.table is not None else None
 
     def current_player(self) -> int:
-        if self.table is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        turn = self.table.turn
-        return int(pyspiel.PlayerId.TERMINAL) if turn is None else turn
+        return self._player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        rest = [c for c in self.atout.deck if c not in self.cards]
-        return [(c, 1.0 / len(rest)) for c in rest]
+        chance = 1.0 / len(self.rest)
+        return [(c, chance) for c in self.rest]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.table is not None
-        return [int(i) for i in self.table.legal_mask().nonzero()[0]]
+        legal: list[int] = self.table.legal_mask().nonzero()[0].tolist()
+        return legal
 
     def _apply_action(self, action: int) -> None:
-        if self.table is not None:
-            self.table.step(action)
-            return
-        self.cards.append(action)
-        if len(self.cards) == len(self.atout.deck):
-            self._start()
+        table = self.table
+        if table is None:
+            try:
+                self.rest.remove(action)
+            except ValueError:
+                raise pyspiel.SpielError(f"chance action {action} is not a card left to deal") from None
+            self.cards.append(action)
+            if self.rest:
+                return
+            table = self._start()
+        else:
+            table.step(action)
+        turn = table.turn
+        self._player = _TERMINAL if turn is None else turn
 
-    def _start(self) -> None:
+    def _start(self) -> Table:
         rules = self.atout.rules
-        self.table = Table(rules)
-        self.table.start(Deal.from_deck(rules, self.cards, self.atout.dealer))
-        self.dealt = [self.table.deal.hand_mask(s) for s in range(rules.players)]
+        self.table = table = Table(rules)
+        table.start(Deal.from_deck(rules, self.cards, self.atout.dealer))
+        self.dealt = [table.deal.hand_mask(s) for s in range(rules.players)]
+        return table
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -187,7 +203,7 @@ class AtoutState(pyspiel.State):
         return self.atout.space.label(action)
 
     def is_terminal(self) -> bool:
-        return self.table is not None and self.table.over
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         rules = self.atout.rules
@@ -272,6 +288,8 @@ class AtoutState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> AtoutState:
         twin = AtoutState(self.get_game())
         twin.cards = list(self.cards)
+        twin.rest = list(self.rest)
+        twin._player = self._player
         twin.dealt = list(self.dealt)
         twin.table = self.table.copy() if self.table is not None else None
         return twin

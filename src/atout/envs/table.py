@@ -1,14 +1,14 @@
 """A deal or a match driven by integer actions, with every seat's observation kept up to date.
 
 The environments share this driver. It applies actions to a :class:`~atout.deal.Deal`
-through its public API and updates one state array, in which each seat's private
-blocks (its hand, its announcements to declare) sit beside the public ones (calls,
-tricks, announcements as heard, belotes, scores). A seat's observation gathers its
-own blocks and the public ones (see :class:`~atout.envs.encoding.Layout`). The updates
-read only the action taken, as the other seats perceive it, and the public outcome
-of the deal (the contract, who won a trick, the announcements shown, the score); the
-tests check them against :func:`~atout.envs.encoding.encode`, built from
-``deal.observation(seat)``, at every step of many random deals.
+through its public API and keeps every seat's observation array up to date (see
+:class:`~atout.envs.encoding.Layout`), writing each fact in each observation that shows
+it, so that observing is a copy (and the turn, which moves at every step, written in the
+copy). The updates read only the action taken, as the other
+seats perceive it, and the public outcome of the deal (the contract, who won a trick,
+the announcements shown, the score); the tests check them against
+:func:`~atout.envs.encoding.encode`, built from ``deal.observation(seat)``, at every step
+of many random deals.
 
 Rewards come when a deal ends. With ``reward="marks"`` a seat gets its side's marks
 minus the other sides' average (zero-sum; with ``episode="match"`` the marks the
@@ -27,14 +27,22 @@ match adds, a litige's points included when they are awarded). With ``reward="wi
 from __future__ import annotations
 
 import random
-from array import array
+from typing import Any
 
 import numpy as np
 
-from atout.actions import Action, Bid, Coinche, Declare, Play, Surcoinche, Take
-from atout.announcements import best_announcements
+from atout.actions import PLAYS, PLAYS_BELOTE, Action, Declare, Play
 from atout.deal import Deal, Phase
-from atout.envs.actions import action_space_of
+from atout.envs.actions import (
+    BELOTE,
+    BIDS,
+    COINCHE_INDEX,
+    DECLARE,
+    SURCOINCHE_INDEX,
+    TAKE,
+    action_space_of,
+    belote_card,
+)
 from atout.envs.encoding import (
     ANNOUNCEMENT_SCALE,
     ANNOUNCEMENT_UNIT,
@@ -51,10 +59,28 @@ from atout.rules import Ruleset
 
 EPISODES = ("deal", "match")
 REWARDS = ("marks", "win")
-_MASK_CACHE = 50_000
-#: By ruleset, the masks of the lists of legal actions met so far, by the identities of their actions.
-_MASKS: dict[str, dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]]] = {}
+#: By ruleset: the masks of the auction's lists of legal calls, with the call of each index (see
+#: Table._list_entry), and the play masks by their legal cards and belote cards.
+_CALL_MASKS: dict[str, dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]]] = {}
+_PLAY_MASKS: dict[str, dict[int, MaskArray]] = {}
+#: Play masks kept per ruleset before that cache starts afresh.
+_PLAY_MASK_LIMIT = 16_384
+#: The mask entries of a suit's eight cards, by the suit's byte of a card mask; of its queen and
+#: king played with belote, by the two bits (queen, king) of its byte.
+_SUIT_BYTES = tuple(bytes(byte >> rank & 1 for rank in range(8)) for byte in range(256))
+_PAIR_BYTES = tuple(bytes((pair & 1, pair >> 1)) for pair in range(4))
+#: The ranks of a suit's byte of a card mask.
+_RANKS = tuple(tuple(rank for rank in range(8) if byte >> rank & 1) for byte in range(256))
 _KIND = {"tierce": 0, "cinquante": 1, "cent": 2, "carre": 3}
+_BLANK_DEALS: dict[str, Deal] = {}
+
+
+def _blank_deal(rules: Ruleset) -> Deal:
+    """A deal of these rules that has not started (a table's deal before its first reset)."""
+    first = _BLANK_DEALS.get(rules.fingerprint)
+    if first is None:
+        first = _BLANK_DEALS[rules.fingerprint] = Deal.new(rules, seed=0)
+    return Deal(rules, first.dealt, first.dealer, first.pattern)
 
 
 def check_options(rules: Ruleset, episode: str, reward: str, dealer: int | None) -> None:
@@ -82,10 +108,8 @@ def seat_rewards(rules: Ruleset, marks: dict[int, int]) -> dict[int, float]:
     """Each seat's reward: its side's marks minus the other sides' average (the rewards sum to 0)."""
     total = sum(marks.values())
     others = len(marks) - 1
-    return {
-        seat: float(marks[rules.side_of(seat)] - (total - marks[rules.side_of(seat)]) / others)
-        for seat in range(rules.players)
-    }
+    by_side = {side: float(own - (total - own) / others) for side, own in marks.items()}
+    return {seat: by_side[rules.side_of(seat)] for seat in range(rules.players)}
 
 
 class Table:
@@ -97,81 +121,100 @@ class Table:
         self.episode = episode
         self.reward = reward
         self.dealer = dealer
-        self.layout = layout_of(rules)
+        self.layout = layout = layout_of(rules)
         self.space = action_space_of(rules)
-        self.players = rules.players
-        self._side = [self.layout.side(s) for s in range(rules.players)]
-        self._state = array("f", bytes(4 * self.layout.state_size))
-        self._view = np.frombuffer(self._state, np.float32)
-        self._at = {name: s.state_offset for name, s in self.layout.sections.items()}
-        self._unit = {name: s.unit for name, s in self.layout.sections.items()}
-        at = self._at
-        self._turn_at = at["turn"]
-        self._card_at = (at["played"], at["trick_of_card"], at["hand"], at["belote"], at["voids"], at["trick"])
-        self._masks = _MASKS.setdefault(rules.fingerprint, {})
+        self.players = n = rules.players
+        #: The seats' observations end to end (but for the turn, see observe), and each seat's.
+        buffer = bytearray(4 * n * layout.size)
+        self._state = memoryview(buffer).cast("f")
+        self._flat = np.frombuffer(buffer, np.float32)
+        self._views = [self._flat[seat * layout.size : (seat + 1) * layout.size] for seat in range(n)]
+        self._at = at = layout.block_positions
+        turn = layout.sections["turn"].offset
+        #: By observer, the entry of each seat's turn in its observation.
+        self._turn_entry = [[turn + (seat - viewer) % n for seat in range(n)] for viewer in range(n)]
+        self._hand_at = [at for (at,) in at["hand"]]
+        #: By ``own`` section of cards, the entries of every seat's 32 cards.
+        self._hand_entries = {
+            name: np.add.outer([at for (at,) in at[name]], np.arange(32)).ravel()
+            for name in ("hand", "dealt_hand")
+            if layout.sections[name].unit
+        }
+        self._played_at = at["played"]
+        #: A card of the trick in progress is also in the ``trick`` section, until the trick is complete.
+        self._played_in_trick_at = [
+            played + in_trick for played, in_trick in zip(at["played"], at["trick"], strict=True)
+        ]
+        (self._trick_of_card_at,) = at["trick_of_card"]
+        self._call_masks = _CALL_MASKS.setdefault(rules.fingerprint, {})
+        self._play_masks = _PLAY_MASKS.setdefault(rules.fingerprint, {})
         self._no_mask = np.zeros(self.space.size, np.int8)
         self._no_mask.flags.writeable = False
-        self._rng = random.Random()
+        self._mask_tail = bytes(self.space.size - DECLARE)
+        self._rng: random.Random | None = None
         self.match: Match | None = None
-        self.deal = Deal.new(rules, seed=0)
+        self.deal = _blank_deal(rules)
         self._turn: int | None = None
         self._passes = self._tricks = 0
+        #: The value of trick_of_card for the cards of the trick in progress.
+        self._trick_value = 0.0
         self._trick: list[tuple[int, int]] = []
-        self._won = self._points = [0] * self.layout.sides
+        self._won = self._points = [0] * layout.sides
         self._shown = False
+        #: Someone may say belote in this deal's play.
+        self._belote = False
         self._mask: MaskArray | None = None
+        #: In the play, the legal cards and those of them that may be played saying belote (their
+        #: actions follow from the index); otherwise 0, and the action of each legal index.
+        self._cards = self._belote_cards = 0
         self._legal: dict[int, Action] = {}
-        #: The episode is over: the deal (or the match) has ended.
-        self.over = False
+        #: The episode is over: the deal (or the match) has ended (or none has started: call reset).
+        self.over = True
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> None:
         """Start a new episode; ``seed`` makes it (and the following ones) reproducible."""
-        if seed is not None:
-            self._rng = random.Random(seed)
+        if seed is not None or self._rng is None:
+            self._rng = rng = random.Random(seed)
+        else:
+            rng = self._rng
         self.match = None
         if self.episode == "match":
-            first = self.dealer if self.dealer is not None else self._rng.randrange(self.players)
-            self.match = Match(self.rules, first_dealer=first, seed=self._rng.getrandbits(62))
-        self.over = False
-        self._new_deal()
-
-    def _new_deal(self) -> None:
-        if self.match is not None:
+            first = self.dealer if self.dealer is not None else rng.randrange(self.players)
+            self.match = Match(self.rules, first_dealer=first, seed=rng.getrandbits(62))
             self.start(self.match.new_deal())
         else:
-            dealer = self.dealer if self.dealer is not None else self._rng.randrange(self.players)
-            self.start(Deal.new(self.rules, dealer=dealer, rng=self._rng))
+            dealer = self.dealer if self.dealer is not None else rng.randrange(self.players)
+            self.start(Deal.new(self.rules, dealer=dealer, rng=rng))
 
     def start(self, deal: Deal) -> None:
         """Track ``deal`` (of these rules, not started yet) from now on."""
-        rules = self.rules
         self.deal = deal
-        self._view[:] = 0.0
-        state, at = self._state, self._at
-        state[at["phase"]] = 1.0
-        state[at["dealer"] + deal.dealer] = 1.0
         self._turn = deal.turn
-        if self._turn is not None:
-            state[at["turn"] + self._turn] = 1.0
-        for seat in range(self.players):
-            self._put_cards("hand", seat, deal.hand_mask(seat))
-            if self._unit["dealt_hand"]:
-                self._put_cards("dealt_hand", seat, deal.hand_mask(seat))
-        if deal.retourne is not None and self._unit["retourne"]:
-            state[at["retourne"] + deal.retourne] = 1.0
+        self.over = self._turn is None
+        self._flat.fill(0.0)
+        self._set("phase", 0, 0)
+        self._set("dealer", deal.dealer, 0)
+        retourne = self.rules.auction == "retourne"
+        self._put_hands("hand")
+        if retourne:
+            self._put_hands("dealt_hand")
+        if deal.retourne is not None and retourne:
+            self._set("retourne", 0, deal.retourne)
         if self.match is not None:
             for side, score in self.match.scores.items():
-                state[at["match_scores"] + self.rules.sides.index(side)] = score / SCORE_SCALE
-            state[at["held"]] = self.match.held / SCORE_SCALE
+                self._set("match_scores", self.rules.sides.index(side), 0, score / SCORE_SCALE)
+            self._set("held", 0, 0, self.match.held / SCORE_SCALE)
         self._passes = 0
         self._trick = []
         self._tricks = 0
+        self._trick_value = 1 / self.rules.hand_size
         self._won = [0] * self.layout.sides
         self._points = [0] * self.layout.sides
-        self._shown = not rules.announcements
+        self._shown = not self.rules.announcements
+        self._belote = False
         self._mask = None
-        self._legal = {}
+        self._cards = 0
 
     def copy(self) -> Table:
         """An independent copy of a single deal's table (the deal replayed by the rules core)."""
@@ -179,11 +222,14 @@ class Table:
             raise AtoutError("only a table of one deal can be copied")
         twin = Table(self.rules, episode=self.episode, reward=self.reward, dealer=self.dealer)
         twin.deal = self.deal.copy()
-        twin._view[:] = self._view
+        twin._flat[:] = self._flat
         twin._turn, twin.over, twin._passes, twin._tricks = self._turn, self.over, self._passes, self._tricks
         twin._trick, twin._won, twin._points = list(self._trick), list(self._won), list(self._points)
-        twin._shown, twin._mask, twin._legal = self._shown, None, {}
+        twin._trick_value, twin._shown, twin._belote = self._trick_value, self._shown, self._belote
         return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.copy()
 
     # ------------------------------------------------------------------ queries
     @property
@@ -193,56 +239,115 @@ class Table:
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation array (a new array)."""
-        return self._view[self.layout.gather[seat]]
+        observation = self._views[seat].copy()
+        if self._turn is not None:  # the turn moves at every step: it is written here only
+            observation[self._turn_entry[seat][self._turn]] = 1.0
+        return observation
 
     def legal_mask(self) -> MaskArray:
         """1 for each legal action of the seat to act (int8, read-only; all 0 once the episode is over)."""
-        if self._mask is None:
-            if self.over:
-                self._mask, self._legal = self._no_mask, {}
-                return self._no_mask
-            legal = self.deal.legal_actions()
-            known = self._masks.get(tuple(map(id, legal)))
-            if known is None:
-                known = self._mask_of(legal)
-            self._mask, self._legal = known
-        return self._mask
+        mask = self._mask
+        if mask is None:
+            mask = self._find_mask()
+        return mask
 
-    def _mask_of(self, legal: list[Action]) -> tuple[MaskArray, dict[int, Action]]:
-        """The mask of a list of legal actions and the action of each index; kept in a cache when
-        every action is one of the rules core's shared objects (which the action space keeps alive)."""
-        by_id = self.space.by_id
-        indices = [by_id.get(id(a), -1) for a in legal]
-        shared = -1 not in indices
-        if not shared:
-            first = legal[0]
-            best = first.announcements if type(first) is Declare else ()
-            indices = [self.space.index(a, best) for a in legal]
-        mask = np.zeros(self.space.size, np.int8)
-        mask[indices] = 1
-        mask.flags.writeable = False
-        known = (mask, dict(zip(indices, legal, strict=True)))
-        if shared:
-            if len(self._masks) > _MASK_CACHE:
-                self._masks.clear()
-            self._masks[tuple(map(id, legal))] = known
-        return known
+    def _find_mask(self) -> MaskArray:
+        deal = self.deal
+        if self.over:
+            self._legal = {}
+            self._mask = self._no_mask
+            return self._no_mask
+        cards = deal.legal_cards()
+        if cards:
+            seat = self._turn
+            assert seat is not None
+            belote = cards & deal.belote_cards(seat) if self._belote else 0
+            self._cards, self._belote_cards = cards, belote
+            key = cards | belote << 32
+            mask = self._play_masks.get(key)
+            if mask is None:
+                mask = self._play_mask(cards, belote)
+                if len(self._play_masks) >= _PLAY_MASK_LIMIT:
+                    self._play_masks.clear()
+                self._play_masks[key] = mask
+            self._mask = mask
+            return mask
+        legal = deal.legal_actions()
+        if deal.phase is Phase.PLAY:  # announcements to declare
+            entry = self._list_entry(legal)
+        else:
+            # An auction's legal calls are pass, a run of the bid ladder (or of its capot bids)
+            # and coinche or surcoinche, or pass and at most three takes: their number, the last
+            # and the first four name them. The entry holds those calls, so that their
+            # identities stay theirs.
+            calls = (len(legal), id(legal[-1]), *map(id, legal[:4]))
+            found = self._call_masks.get(calls)
+            if found is None:
+                found = self._call_masks[calls] = self._list_entry(legal)
+            entry = found
+        self._mask, self._legal = entry
+        return entry[0]
+
+    def _play_mask(self, cards: int, belote: int) -> MaskArray:
+        """The mask of these legal cards, those of ``belote`` also playable saying belote."""
+        suit, pair = _SUIT_BYTES, _PAIR_BYTES
+        head = (
+            suit[cards & 255],
+            suit[cards >> 8 & 255],
+            suit[cards >> 16 & 255],
+            suit[cards >> 24],
+            pair[belote >> 5 & 3],
+            pair[belote >> 13 & 3],
+            pair[belote >> 21 & 3],
+            pair[belote >> 29 & 3],
+            self._mask_tail,
+        )
+        return np.frombuffer(b"".join(head), np.int8)
+
+    def _list_entry(self, legal: list[Action]) -> tuple[MaskArray, dict[int, Action]]:
+        """The mask of a list of legal actions, and the action of each index."""
+        first = legal[0]
+        best = first.announcements if type(first) is Declare else ()
+        indices = [self.space.index(a, best) for a in legal]
+        raw = bytearray(self.space.size)
+        for i in indices:
+            raw[i] = 1
+        return np.frombuffer(bytes(raw), np.int8), dict(zip(indices, legal, strict=True))
 
     def action_of(self, index: int) -> Action:
         """The legal action an index stands for now; raises :class:`AtoutError` if it is not legal."""
-        self.legal_mask()
-        action = self._legal.get(int(index))
-        if action is None:
-            if self.over:
-                raise AtoutError("the episode is over: reset the environment")
-            name = self.space.label(int(index)) if 0 <= index < self.space.size else "out of range"
-            raise AtoutError(f"action {index} ({name}) is not legal now")
-        return action
+        if self._mask is None:
+            self._find_mask()
+        index = int(index)
+        cards = self._cards
+        if cards:
+            if 0 <= index < BELOTE:
+                if cards >> index & 1:
+                    return PLAYS[index]
+            elif BELOTE <= index < DECLARE:
+                card = belote_card(index)
+                if self._belote_cards >> card & 1:
+                    return PLAYS_BELOTE[card]
+        else:
+            action = self._legal.get(index)
+            if action is not None:
+                return action
+        if self.over:
+            raise AtoutError("the episode is over: reset the environment")
+        name = self.space.label(index) if 0 <= index < self.space.size else "out of range"
+        raise AtoutError(f"action {index} ({name}) is not legal now")
 
     # ------------------------------------------------------------------ actions
     def step(self, index: int) -> dict[int, float]:
         """Apply the action of this index for the seat to act; return the rewards it gave, by seat."""
-        action = self._legal.get(index) if self._mask is not None else None
+        if self._mask is None:
+            self._find_mask()
+        index = int(index)
+        if self._cards:
+            if 0 <= index < BELOTE and self._cards >> index & 1:
+                return self._play(index, PLAYS[index])
+            return self.apply(self.action_of(index))
+        action = self._legal.get(index)
         return self.apply(action if action is not None else self.action_of(index))
 
     def apply(self, action: Action) -> dict[int, float]:
@@ -250,6 +355,8 @@ class Table:
         if self.over:
             raise AtoutError("the episode is over: reset the environment")
         deal = self.deal
+        if type(action) is Play and deal.phase is Phase.PLAY:
+            return self._play(int(action.card), action)
         seat = self._turn
         assert seat is not None
         auction = deal.phase is Phase.AUCTION
@@ -257,144 +364,168 @@ class Table:
         self._mask = None
         if auction:
             self._track_call(seat, action)
-        elif type(action) is Play:
-            self._track_card(seat, action)
         else:
             assert isinstance(action, Declare)
             self._track_declaration(seat, action)
-        state = self._state
-        turn = deal.turn
-        if turn != seat:
-            state[self._turn_at + seat] = 0.0
-            if turn is not None:
-                state[self._turn_at + turn] = 1.0
-            self._turn = turn
-        if turn is None:
+        self._turn = deal.turn
+        if self._turn is None:
             return self._end_of_deal()
         return {}
 
     # ------------------------------------------------------------------ tracking
-    def _put_cards(self, name: str, block: int, mask: int, base: int = 0, value: float = 1.0) -> None:
-        start = self._at[name] + block * self._unit[name] + base
+    def _set(self, name: str, block: int, index: int, value: float = 1.0) -> None:
+        """Write an entry of a section's block in every observation that shows it."""
         state = self._state
-        while mask:
-            low = mask & -mask
-            state[start + low.bit_length() - 1] = value
-            mask ^= low
+        for at in self._at[name][block]:
+            state[at + index] = value
+
+    def _put_cards(self, name: str, block: int, mask: int, base: int = 0) -> None:
+        """Write the cards of a mask in a section's block (from entry ``base``)."""
+        positions = self._at[name][block]
+        state = self._state
+        for suit in range(4):
+            for rank in _RANKS[mask >> 8 * suit & 255]:
+                for at in positions:
+                    state[at + base + 8 * suit + rank] = 1.0
+
+    def _put_hands(self, name: str) -> None:
+        """Write each seat's hand in its block of an ``own`` section of cards."""
+        hands = np.array([self.deal.hand_mask(seat) for seat in range(self.players)], "<u4")
+        self._flat[self._hand_entries[name]] = np.unpackbits(hands.view(np.uint8), bitorder="little")
 
     def _track_call(self, seat: int, action: Action) -> None:
-        at, state = self._at, self._state
-        if isinstance(action, Bid):
-            state[at["bids"] + seat * self._unit["bids"] + self.layout.bid_index[action]] = 1.0
-        elif isinstance(action, Coinche):
-            state[at["coinche"] + seat] = 1.0
-        elif isinstance(action, Surcoinche):
-            state[at["surcoinche"] + seat] = 1.0
-        elif isinstance(action, Take):
-            state[at["take"] + 4 * seat + action.suit] = 1.0
-        elif self._unit["take_passes"]:
-            state[at["take_passes"] + 2 * seat + self._passes // self.players] = 1.0
+        index = self.space.index(action)
+        if index >= BIDS:
+            self._set("bids", seat, index - BIDS)
+        elif index >= TAKE:
+            self._set("take", seat, index - TAKE)
+        elif index == COINCHE_INDEX:
+            self._set("coinche", seat, 0)
+        elif index == SURCOINCHE_INDEX:
+            self._set("surcoinche", seat, 0)
+        elif self.rules.auction == "retourne":
+            self._set("take_passes", seat, self._passes // self.players)
             self._passes += 1
         if self.deal.phase is Phase.PLAY:
             self._start_play()
 
     def _start_play(self) -> None:
-        deal, rules, at, state = self.deal, self.rules, self._at, self._state
+        deal, rules = self.deal, self.rules
         contract = deal.contract
         assert contract is not None
-        state[at["phase"]] = 0.0
-        state[at["phase"] + 1] = 1.0
-        state[at["contract_strain"] + contract.strain] = 1.0
-        state[at["contract_level"] + contract.level] = 1.0
-        state[at["contract_capot"]] = float(contract.capot)
-        state[at["contract_value"]] = contract.value / rules.highest_bid
-        state[at["taker"] + contract.taker] = 1.0
-        state[at["leader"] + (deal.dealer + 1) % self.players] = 1.0
+        self._set("phase", 0, 0, 0.0)
+        self._set("phase", 0, 1)
+        self._set("contract_strain", 0, contract.strain)
+        self._set("contract_level", 0, contract.level)
+        self._set("contract_capot", 0, 0, float(contract.capot))
+        self._set("contract_value", 0, 0, contract.value / rules.highest_bid)
+        self._set("taker", contract.taker, 0)
+        self._set("leader", (deal.dealer + 1) % self.players, 0)
+        if rules.auction == "retourne":
+            self._put_hands("hand")  # the taking completed the hands
         unit = 32 + ANNOUNCEMENT_UNIT
         for seat in range(self.players):
-            hand = deal.hand_mask(seat)
-            if rules.auction == "retourne":
-                self._put_cards("hand", seat, hand)  # the taking completed the hands
-            if rules.announcements:
-                best = best_announcements(hand, contract.strain, rules.announcement_values, rules.announcement_tiebreak)
-                start = at["to_declare"] + seat * self._unit["to_declare"]
-                for i, a in enumerate(best):
-                    self._put_cards("to_declare", seat, a.cards, i * unit)
-                    entries = announcement_entries(a, a.points(contract.strain, rules.announcement_values))
-                    for j, value in enumerate(entries):
-                        state[start + i * unit + 32 + j] = value
-        if self.players == 2:
-            bergere = deal.observation(deal.dealer).bergere
-            if bergere is not None:
-                state[at["bergere"] + bergere] = 1.0
+            for i, a in enumerate(deal.to_declare(seat)):
+                self._put_cards("to_declare", seat, a.cards, i * unit)
+                entries = announcement_entries(a, a.points(contract.strain, rules.announcement_values))
+                for j, value in enumerate(entries):
+                    self._set("to_declare", seat, i * unit + 32 + j, value)
+        self._belote = any(deal.belote_cards(seat) for seat in range(self.players))
+        if deal.bergere is not None:
+            self._set("bergere", 0, deal.bergere)
 
     def _track_declaration(self, seat: int, action: Declare) -> None:
-        at, state, rules = self._at, self._state, self.rules
-        start = at["to_declare"] + seat * self._unit["to_declare"]
-        self._view[start : start + self._unit["to_declare"]] = 0.0
+        rules = self.rules
+        (start,) = self._at["to_declare"][seat]
+        self._flat[start : start + self.layout.sections["to_declare"].unit] = 0.0
         strain = self.deal.contract.strain if self.deal.contract else 0
-        start = at["declared"] + seat * self._unit["declared"]
         for i, a in enumerate(action.announcements):
-            state[start + i * ANNOUNCEMENT_UNIT + _KIND[a.kind]] = 1.0
+            self._set("declared", seat, i * ANNOUNCEMENT_UNIT + _KIND[a.kind])
             points = a.points(strain, rules.announcement_values)
-            state[start + (i + 1) * ANNOUNCEMENT_UNIT - 1] = points / ANNOUNCEMENT_SCALE
+            self._set("declared", seat, (i + 1) * ANNOUNCEMENT_UNIT - 1, points / ANNOUNCEMENT_SCALE)
 
-    def _track_card(self, seat: int, action: Play) -> None:
+    def _play(self, card: int, action: Play) -> dict[int, float]:
+        """Play ``action`` (of ``card``) for the seat in turn, and track it."""
+        seat = self._turn
+        assert seat is not None
+        self.deal.apply(action)
+        self._mask = None
+        self._cards = 0
         state = self._state
-        played, trick_of_card, hand, belote, voids, in_trick = self._card_at
-        card = int(action.card)
-        state[played + 32 * seat + card] = 1.0
-        state[trick_of_card + card] = (self._tricks + 1) / self.rules.hand_size
-        state[hand + 32 * seat + card] = 0.0
+        value = self._trick_value
+        for at in self._trick_of_card_at:
+            state[at + card] = value
+        state[self._hand_at[seat] + card] = 0.0
         if action.belote:
-            state[belote + 8 * seat + 2 * (card >> 3) + (card & 7) - 5] = 1.0
+            self._set("belote", seat, 2 * (card >> 3) + (card & 7) - 5)
         trick = self._trick
         if trick and card >> 3 != trick[0][1] >> 3:
-            state[voids + 4 * seat + (trick[0][1] >> 3)] = 1.0
+            self._set("voids", seat, trick[0][1] >> 3)
         trick.append((seat, card))
-        if len(trick) < self.players:
-            state[in_trick + 32 * seat + card] = 1.0
+        ongoing = len(trick) < self.players
+        for at in (self._played_in_trick_at if ongoing else self._played_at)[seat]:
+            state[at + card] = 1.0
+        if ongoing:
+            self._turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self._end_of_trick()
         if not self._shown and self._tricks:
-            resolution = self.deal.resolution
-            if resolution is not None:
-                self._shown = True
-                for who, shown in resolution.shown.items():
-                    for a in shown:
-                        self._put_cards("shown", who, a.cards)
-                if resolution.winner is not None:
-                    state[self._at["announcement_winner"] + self.rules.sides.index(resolution.winner)] = 1.0
+            self._show_announcements()
+        if self._turn is None:
+            return self._end_of_deal()
+        return {}
+
+    def _show_announcements(self) -> None:
+        """From the first card of trick 2, the announcements' cards are shown (once resolved)."""
+        resolution = self.deal.resolution
+        if resolution is not None:
+            self._shown = True
+            for who, shown in resolution.shown.items():
+                for a in shown:
+                    self._put_cards("shown", who, a.cards)
+            if resolution.winner is not None:
+                self._set("announcement_winner", self.rules.sides.index(resolution.winner), 0)
 
     def _end_of_trick(self) -> None:
-        at, state, rules = self._at, self._state, self.rules
-        done = self.deal.tricks[-1]
+        """Track the trick just completed, and its winner's turn (none after the last trick)."""
+        state, at, hand_size = self._state, self._at, self.rules.hand_size
+        in_trick = at["trick"]
         for who, card in self._trick[:-1]:
-            state[at["trick"] + 32 * who + card] = 0.0
+            for position in in_trick[who]:
+                state[position + card] = 0.0
         self._trick = []
-        self._tricks += 1
-        side = self._side[done.winner]
+        self._tricks = tricks = self._tricks + 1
+        self._trick_value = (tricks + 1) / hand_size
+        done = self.deal.tricks[-1]
+        side = self.layout.seat_sides[done.winner]
         self._won[side] += 1
-        self._points[side] += done.points + (10 if self._tricks == rules.hand_size else 0)
-        state[at["tricks_won"] + side] = self._won[side] / rules.hand_size
-        state[at["card_points"] + side] = self._points[side] / CARD_POINTS_SCALE
-        state[at["leader"] + done.leader] = 0.0
-        if self._tricks < rules.hand_size:
-            state[at["leader"] + done.winner] = 1.0
+        self._points[side] += done.points + (10 if tricks == hand_size else 0)
+        won, points = self._won[side] / hand_size, self._points[side] / CARD_POINTS_SCALE
+        for position in at["tricks_won"][side]:
+            state[position] = won
+        for position in at["card_points"][side]:
+            state[position] = points
+        for position in at["leader"][done.leader]:
+            state[position] = 0.0
+        self._turn = done.winner if tricks < hand_size else None
+        if self._turn is not None:
+            for position in at["leader"][done.winner]:
+                state[position] = 1.0
 
     def _end_of_deal(self) -> dict[int, float]:
         """Score the deal, give the rewards, and deal the next one in a match."""
-        deal, at, state, rules = self.deal, self._at, self._state, self.rules
+        deal, rules = self.deal, self.rules
         result = deal.result
         assert result is not None
-        state[at["phase"]] = state[at["phase"] + 1] = 0.0
-        state[at["phase"] + 2] = 1.0
+        self._set("phase", 0, 0, 0.0)
+        self._set("phase", 0, 1, 0.0)
+        self._set("phase", 0, 2)
         sides = rules.sides
         marks = {s: 0 for s in sides}
         if not result.passed_out:
             marks = result.marks
             for side, value in marks.items():
-                state[at["deal_marks"] + sides.index(side)] = value / SCORE_SCALE
+                self._set("deal_marks", sides.index(side), 0, value / SCORE_SCALE)
         if self.match is None:
             self.over = True
             return seat_rewards(self.rules, marks)
@@ -410,7 +541,7 @@ class Table:
                 return {seat: 1.0 if rules.side_of(seat) == winner else share for seat in range(self.players)}
         rewards = seat_rewards(self.rules, gained) if self.reward == "marks" else {}
         if not self.over:
-            self._new_deal()
+            self.start(self.match.new_deal())
         return rewards
 
 
