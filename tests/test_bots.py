@@ -336,3 +336,18 @@ def test_sampling_fields_are_checked_and_left_out_of_records_at_their_default() 
     assert not {"auction_tries", "nodes_per_sample"} & set(load_spec("expert").to_dict())
     spec = load_spec({"name": "x", "auction_tries": 1, "nodes_per_sample": 5_000})
     assert load_spec(spec.to_dict()) == spec
+
+
+def test_one_auction_try_draws_any_placement_the_play_allows() -> None:
+    """With ``auction_tries = 1`` the calls are not read: the placement is the first one drawn, where
+    more tries look past a first draw that does not fit the calls."""
+    obs = first_card().observation(2)  # a defender: the taker's 80 ♥ says something of his hand
+    know = Knowledge.of(obs)
+    differs = 0
+    for seed in range(20):
+        first = know.sample(random.Random(seed))
+        one = SearchAgent(load_spec({"name": "u", "player": "search", "auction_tries": 1}), seed)
+        assert one._fit_auction(obs, know) == first
+        many = SearchAgent(load_spec({"name": "m", "player": "search"}), seed)
+        differs += many._fit_auction(obs, know) != first
+    assert differs > 0

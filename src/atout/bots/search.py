@@ -302,6 +302,8 @@ class SearchAgent:
         """A placement of the hidden cards that the other players' calls make likely: each bid
         and take must be one a club player (:mod:`atout.bots.heuristic`) could make with that
         hand, within a margin (the best of a few tries when none fits)."""
+        if self.spec.auction_tries == 1:
+            return know.sample(self.rng)
         best: tuple[int, dict[int, int]] | None = None
         for _ in range(self.spec.auction_tries):
             placed = know.sample(self.rng)
