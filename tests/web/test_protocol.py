@@ -92,10 +92,14 @@ def test_an_illegal_card_is_refused_with_the_rules_reason_in_the_players_languag
     with client.websocket_connect(f"/ws/{table['code']}") as ws:
         hello(ws, table["token"], lang="en")
         ws.send_json({"type": "start"})
-        deal = play_until_my_card(ws)
-        illegal = [c for c in deal["hand"] if c not in deal["legal"]]
-        if not illegal:
-            pytest.skip("every card is legal at this turn")
+        for trick in range(8):  # a legal card until a turn where some card of the hand is not
+            deal = play_until_my_card(ws)
+            illegal = [c for c in deal["hand"] if c not in deal["legal"]]
+            if illegal:
+                break
+            ws.send_json({"type": "act", "action": deal["legal"][0], "id": f"card{trick}"})
+        else:
+            raise AssertionError("every card was legal at every turn of the deal")
         ws.send_json({"type": "act", "action": illegal[0], "id": "bad"})
         error = until(ws, lambda m: m["type"] == "error")
         assert error["id"] == "bad" and error["code"] != "turn"
