@@ -229,8 +229,8 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "no such file" in capsys.readouterr().err
 
 
-def test_ray_backend_gives_the_same_results() -> None:
-    pytest.importorskip("ray")
+@pytest.mark.ray
+def test_ray_backend_gives_the_same_results(ray_installed: None) -> None:
     rules = Ruleset.preset("coinche")
     local = run_pair(rules, CLUB, RANDOM, 4, seed=8, workers=1)
     remote = run_pair(rules, CLUB, RANDOM, 4, seed=8, workers=2, backend="ray")

@@ -6,8 +6,6 @@ set so that a missing Ray fails there instead of skipping).
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from atout import Deal, Ruleset
@@ -16,12 +14,6 @@ from atout.record import Record
 from atout.web.workers import BotPool, BotRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.ray]
-
-
-@pytest.fixture(scope="module")
-def ray_installed() -> None:
-    if not os.environ.get("ATOUT_REQUIRE_RAY"):
-        pytest.importorskip("ray")
 
 
 async def test_bots_decide_and_deals_are_analysed_on_ray(ray_installed: None) -> None:
