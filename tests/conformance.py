@@ -105,3 +105,13 @@ def check_finished(deal: Deal) -> None:
     if result.score.outcome == "made":
         takers = result.score.takers
         assert result.score.totals[takers] >= deal.contract.value
+
+
+def played(preset: str = "coinche", seed: int = 3) -> Deal:
+    """A deal of ``preset`` played to its end with random legal actions (seat 1 deals)."""
+    return play_random_deal(Ruleset.preset(preset), seed, dealer=1, check_every_step=False)
+
+
+def plain(text: str) -> str:
+    """The text with French typography's no-break spaces as plain ones (test_i18n checks the typography)."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")

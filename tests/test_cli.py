@@ -12,6 +12,7 @@ import pytest
 
 from atout import Deal, Ruleset
 from atout.record import Record
+from conformance import plain, played
 
 #: The exit codes README.md documents.
 DONE, WRONG_INPUT, USAGE = 0, 1, 2
@@ -24,19 +25,6 @@ def atout(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedP
     out, err = (plain(stream.decode("utf-8")) for stream in (done.stdout, done.stderr))
     assert "Traceback" not in err, err
     return subprocess.CompletedProcess(done.args, done.returncode, out, err)
-
-
-def plain(text: str) -> str:
-    return text.replace("\u00a0", " ").replace("\u202f", " ")
-
-
-def played(seed: int = 3) -> Deal:
-    rules = Ruleset.preset("coinche")
-    deal = Deal.new(rules, dealer=1, seed=seed)
-    rng = random.Random(seed)
-    while deal.turn is not None:
-        deal.apply(rng.choice(deal.legal_actions()))
-    return deal
 
 
 def test_demo_prints_a_record_that_referee_reads_from_standard_input() -> None:

@@ -19,6 +19,7 @@ from atout.match import Match
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
 from atout.session import GameSession
+from conformance import plain
 
 
 def elo_in_two_steps(results: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
@@ -107,8 +108,3 @@ def test_errors_speak_the_current_language(make: Callable[[], object], fr: str, 
         english = str(err)
     assert fr in plain(french) and not re.search(r" [:!?;»]|« ", french)
     assert en in english and not re.search(r"[«»]|\s[:!?;]", english)
-
-
-def plain(text: str) -> str:
-    """French text with its no-break spaces made plain, to compare with text typed in a test."""
-    return text.replace("\u00a0", " ").replace("\u202f", " ")

@@ -13,11 +13,7 @@ import pytest
 from atout import AtoutError, Contract, DealFacts, Ruleset
 from atout.cli.keeper import Keeper
 from atout.scorebook import ScoreBook
-
-
-def plain(text: str) -> str:
-    """The text with French typography's no-break spaces as plain ones (test_i18n checks the typography)."""
-    return text.replace("\u00a0", " ").replace("\u202f", " ")
+from conformance import plain
 
 
 def run(book: ScoreBook, sheet_id: int, answers: list[str], lang: str = "fr") -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -11,20 +10,12 @@ import pytest
 from atout import Deal, NotationError, RecordError, Ruleset
 from atout.cli import main
 from atout.record import Record, read_records
+from conformance import played
 
 #: The error messages these tests read are the English ones.
 pytestmark = pytest.mark.usefixtures("english")
 
 HANDS = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]
-
-
-def played(preset: str = "coinche", seed: int = 3) -> Deal:
-    rules = Ruleset.preset(preset)
-    deal = Deal.new(rules, dealer=1, seed=seed)
-    rng = random.Random(seed)
-    while deal.turn is not None:
-        deal.apply(rng.choice(deal.legal_actions()))
-    return deal
 
 
 def fixed_deal() -> Deal:
