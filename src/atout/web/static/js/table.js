@@ -292,6 +292,7 @@ function centerContent() {
   if (view.status === "lobby") return lobbyBox();
   const deal = view.deal;
   if (!deal) return el("div");
+  if (state.beloteFor) return beloteBox(); // the player's own question first, even over a trick being shown
   // The last trick, asked for, shows only while cards are being played: it can never hide the end of a deal.
   if (state.showLast && deal.last_trick && deal.phase === "play") {
     const last = deal.last_trick;
@@ -306,7 +307,6 @@ function centerContent() {
   }
   if (deal.phase === "done") return resultBox(view.match.finished);
   if (deal.phase === "auction") return auctionBox();
-  if (state.beloteFor) return beloteBox();
   if (deal.turn === me() && deal.declare.length) return declareBox();
   const trick = trickEl(deal.trick, null, "");
   if (deal.turn !== null && deal.turn !== me() && !deal.trick.length) {
