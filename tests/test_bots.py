@@ -293,9 +293,33 @@ def test_a_belote_card_played_unsaid_places_the_other_elsewhere() -> None:
         deal.apply(Play(Card.parse("KS"), belote))
         east = deal.observation(1)
         queen = 1 << Card.parse("QS")
-        assert not Knowledge.of(east).excluded.get(0, 0) & queen
-        assert bool(Knowledge.of(east, always_say_belote=True).excluded.get(0, 0) & queen) is excluded
+        assert not Knowledge.of(east).assumed.get(0, 0) & queen
+        assert bool(Knowledge.of(east, always_say_belote=True).assumed.get(0, 0) & queen) is excluded
         assert bool(Knowledge.of(east).known.get(0, 0) & queen) is belote
+
+
+def test_a_belote_left_unsaid_by_its_holder_still_gets_a_placement() -> None:
+    """Saying belote is a choice (FFB coinche §7: « Pour être valable, elle doit être annoncée »): a player
+    may hold both and keep quiet. East plays the king of trump without a word, North and West show they
+    have no trump (FFB §5, rule 1: « On doit toujours fournir la couleur demandée à l'entame si l'on en
+    possède »), so the queen can only be East's: the habit of always saying it is given up, and every
+    sampled deal puts the queen with East."""
+    rules = Ruleset.preset("coinche")
+    hands = ["AJT987.A.A.", "KQ.KQ.KQ.KQ", ".JT98.JT98.", ".7.7.AJT987"]
+    deal = Deal.from_hands(rules, hands, dealer=3)
+    for call in ("80S", "P", "P", "P"):
+        deal.apply(call)
+    for card in ("7S", "KS", "JH", "7H"):
+        if not deal.legal_cards():  # declare nothing first where the seat could announce
+            deal.apply("ann:-")
+        deal.apply(Play(Card.parse(card), False))
+    know = Knowledge.of(deal.observation(0), always_say_belote=True)
+    queen = 1 << Card.parse("QS")
+    assert know.assumed[1] & queen and know.excluded[2] & queen and know.excluded[3] & queen
+    rng = random.Random(3)
+    for _ in range(20):
+        assert know.sample(rng)[1] & queen
+    assert know.assumed == {}
 
 
 def test_the_search_objective_counts_each_sides_belote_still_to_be_said() -> None:

@@ -49,6 +49,9 @@ class Knowledge:
     declared: dict[int, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     #: Cards each seat has played (to rebuild its first hand).
     played: dict[int, int] = field(default_factory=dict)
+    #: Cards a holder is only assumed not to have (a habit of the players, not a rule): given up
+    #: when no placement fits them, as when a player did not say a belote he held.
+    assumed: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, obs: Observation, *, always_say_belote: bool = False) -> Knowledge:
@@ -101,8 +104,7 @@ class Knowledge:
         know = cls(obs.seat, unseen, counts, {s: m for s, m in known.items() if m}, {}, {}, played)
         know.excluded = _exclusions(obs, unseen)
         if always_say_belote:
-            for seat, mask in _unsaid_belotes(obs, played, unseen).items():
-                know.excluded[seat] = know.excluded.get(seat, 0) | mask
+            know.assumed = _unsaid_belotes(obs, played, unseen)
         know.declared = {s: tuple((d.kind, d.points) for d in heard) for s, heard in obs.heard.items()}
         return know
 
@@ -114,9 +116,12 @@ class Knowledge:
         the real deal is one).
         """
         holders = list(self.counts)
+        excluded = dict(self.excluded)
+        for s, mask in self.assumed.items():
+            excluded[s] = excluded.get(s, 0) | mask
         fallback = None
         for attempt in range(tries * 5):
-            hands = _place(self, holders, rng)
+            hands = _place(self, excluded, holders, rng)
             if hands is None:
                 continue
             if fallback is None:
@@ -127,6 +132,9 @@ class Knowledge:
         else:
             hands = fallback
         if hands is None:
+            if self.assumed:  # the players did not behave as assumed: keep to what the rules say
+                self.assumed = {}
+                return self.sample(rng, tries)
             raise RuntimeError("no placement of the hidden cards fits the observation")
         for s, mask in self.known.items():
             hands[s] = hands.get(s, 0) | mask
@@ -205,13 +213,13 @@ def _unsaid_belotes(obs: Observation, played: dict[int, int], unseen: int) -> di
     return out
 
 
-def _place(know: Knowledge, holders: list[int], rng: random.Random) -> dict[int, int] | None:
+def _place(know: Knowledge, excluded: dict[int, int], holders: list[int], rng: random.Random) -> dict[int, int] | None:
     """Deal the unseen cards to the holders, most constrained cards first, weighted by free room."""
     room = dict(know.counts)
     hands = {h: 0 for h in holders}
     cards = [c for c in range(32) if know.unseen >> c & 1]
     rng.shuffle(cards)
-    options = {c: [h for h in holders if not know.excluded.get(h, 0) >> c & 1] for c in cards}
+    options = {c: [h for h in holders if not excluded.get(h, 0) >> c & 1] for c in cards}
     cards.sort(key=lambda c: len(options[c]))
     for card in cards:
         choices = [h for h in options[card] if room[h] > 0]

@@ -176,11 +176,7 @@ def placed_hands(obs: Observation, rng: random.Random) -> list[int]:
     """Every seat's hand as dealt (masks): the seat's own, and for the others the cards they played
     and a placement of the hidden cards consistent with what the seat saw."""
     know = Knowledge.of(obs, always_say_belote=True)
-    try:
-        placed = know.sample(rng)
-    except RuntimeError:  # a belote was not said after all: place without that inference
-        know = Knowledge.of(obs)
-        placed = know.sample(rng)
+    placed = know.sample(rng)
     hands = [placed.get(seat, 0) | know.played.get(seat, 0) for seat in range(obs.rules.players)]
     hands[obs.seat] = obs.hand | know.played.get(obs.seat, 0)
     return hands
