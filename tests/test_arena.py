@@ -15,7 +15,17 @@ import pytest
 
 from atout import AtoutError, Deal, Ruleset
 from atout.actions import Declare, Play, parse_action
-from atout.arena import elo, mean_ci, read_results, report, run_pair, run_tournament, t_quantile, win_rate_ci
+from atout.arena import (
+    elo,
+    mean_ci,
+    ratings,
+    read_results,
+    report,
+    run_pair,
+    run_tournament,
+    t_quantile,
+    win_rate_ci,
+)
 from atout.arena.duplicate import Board, orientations, play_board
 from atout.arena.run import _boards_of_run
 from atout.arena.stats import MatchPlayed
@@ -338,3 +348,30 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text
     assert "net per deal" not in text
+
+
+def test_the_report_rates_every_pair_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Separate runs' files rated together give the ratings of a tournament of the same pairs and seeds;
+    play-only runs are not rated, nor pairs that do not link every bot."""
+    rules = Ruleset.preset("deux")
+    debutant = load_spec("debutant")
+    paths = []
+    for seed, (a, b) in enumerate(((CLUB, RANDOM), (CLUB, debutant), (RANDOM, debutant))):  # the tournament's order
+        paths.append(tmp_path / f"{seed}.jsonl")
+        with paths[-1].open("w", encoding="utf-8") as out:
+            run_pair(rules, a, b, 6, seed=seed, workers=1, out=out)
+    runs = [run for path in paths for run in report(read_results(path))]
+    assert ratings(runs) == {rules.fingerprint: run_tournament(rules, [CLUB, RANDOM, debutant], 6, workers=1)[1]}
+    other = tmp_path / "other.jsonl"
+    with other.open("w", encoding="utf-8") as out:
+        run_pair(rules, CLUB, RANDOM, 4, seed=0, workers=1, out=out)
+        run_pair(rules, debutant, RANDOM, 4, seed=0, workers=1, out=out, bidder=CLUB)
+    assert list(ratings(report(read_results(other)))[rules.fingerprint]) == ["club", "random"]
+    with other.open("a", encoding="utf-8") as out:
+        run_pair(rules, debutant, load_spec("heuristic"), 4, seed=0, workers=1, out=out)
+    assert ratings(report(read_results(other))) == {}
+    assert main(["arena", "--lang", "en", "--report", *map(str, paths)]) == 0
+    text = capsys.readouterr().out
+    title = f"Elo ratings from the boards won, every pair above of deux [{rules.fingerprint}]:"
+    rated = text[text.index(title) + len(title) :].split()
+    assert rated[::2] == ["club", "debutant", "random"]  # from the strongest

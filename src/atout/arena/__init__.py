@@ -9,7 +9,7 @@
 """
 
 from atout.arena.duplicate import Board, play_board
-from atout.arena.report import RunReport, format_report, report
+from atout.arena.report import RunReport, format_report, ratings, report
 from atout.arena.run import PairResult, read_results, run_pair, run_tournament
 from atout.arena.stats import Estimate, elo, mean_ci, t_quantile, win_rate_ci
 
@@ -22,6 +22,7 @@ __all__ = [
     "format_report",
     "mean_ci",
     "play_board",
+    "ratings",
     "read_results",
     "report",
     "run_pair",

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atout.arena.duplicate import Board, Orientation
-from atout.arena.stats import Estimate, mean_ci
+from atout.arena.stats import Estimate, elo, mean_ci
 from atout.errors import AtoutError, excerpt
 from atout.i18n import Message, tr
 from atout.rules import Ruleset
@@ -92,6 +92,8 @@ class RunReport:
     #: The common bidder of a play-only run, or the common player of a bidding-only one.
     bidder: str | None = None
     player: str | None = None
+    #: Boards A won (a tie counts half), as the arena's Elo ratings count them.
+    won: float = 0.0
 
 
 def report(records: Sequence[dict[str, Any]]) -> list[RunReport]:
@@ -144,7 +146,42 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
     diff = mean_ci([board.diff for board in boards])
     bidder, player = (header[role]["name"] if header.get(role) else None for role in ("bidder", "player"))
     seed = int(header.get("seed", 0))
-    return RunReport(rules, seed, len(boards), deals, passed, diff, bots["a"], bots["b"], bidder, player)
+    won = sum(1.0 if board.diff > 0 else 0.5 if board.diff == 0 else 0.0 for board in boards)
+    return RunReport(rules, seed, len(boards), deals, passed, diff, bots["a"], bots["b"], bidder, player, won)
+
+
+def ratings(reports: Sequence[RunReport]) -> dict[str, dict[str, float]]:
+    """Elo ratings by ruleset fingerprint, from the boards won in every run of that ruleset (runs of
+    the same pair add up), as :func:`atout.arena.run_tournament` rates a tournament. Play-only and
+    bidding-only runs are left out (another game), and so is a ruleset whose pairs do not link all its
+    bots (their ratings could not be compared).
+
+    >>> from atout.arena.stats import Estimate
+    >>> def run(a, b, won):
+    ...     rules = Ruleset.preset("deux")
+    ...     bots = BotReport(a, "a"), BotReport(b, "b")
+    ...     return RunReport(rules, 0, 100, 100, 0, Estimate(0.0, 0.0, 0.0, 100), *bots, won=won)
+    >>> ratings([run("club", "random", 74.5), run("expert", "club", 74.5)])
+    {'9dfe9f56': {'club': 1500.0, 'expert': 1684.0, 'random': 1316.0}}
+    """
+    pairs: dict[str, dict[tuple[str, str], tuple[float, int]]] = {}
+    for run in reports:
+        if run.bidder or run.player:
+            continue
+        found = pairs.setdefault(run.rules.fingerprint, {})
+        won, boards = found.get((run.a.name, run.b.name), (0.0, 0))
+        found[(run.a.name, run.b.name)] = (won + run.won, boards + run.boards)
+    return {fingerprint: elo(results) for fingerprint, results in pairs.items() if _linked(results)}
+
+
+def _linked(results: dict[tuple[str, str], tuple[float, int]]) -> bool:
+    """Do the pairs link every bot to every other (through other bots)?"""
+    groups: list[set[str]] = []
+    for pair in results:
+        joined = [group for group in groups if group & set(pair)]
+        groups = [group for group in groups if group not in joined]
+        groups.append(set(pair).union(*joined))
+    return len(groups) == 1
 
 
 def _count(rules: Ruleset, bot: BotReport, play: Orientation, outcome: str, *, taking: bool) -> None:
@@ -207,7 +244,12 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
         width = [max(len(row[i]) for row in rows) for i in range(3)]
         lines.extend("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)).rstrip() for row in rows)
         blocks.append("\n".join(lines))
+    names = {run.rules.fingerprint: run.rules.name for run in reports}
+    for fingerprint, rated in ratings(reports).items():
+        lines = [tr("arena.report.elo", lang, rules=names[fingerprint], fingerprint=fingerprint)]
+        lines.extend(f"  {name:<12} {rating:.1f}" for name, rating in sorted(rated.items(), key=lambda item: -item[1]))
+        blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else tr("arena.report.empty", lang) + "\n"
 
 
-__all__ = ["BotReport", "RunReport", "format_report", "report"]
+__all__ = ["BotReport", "RunReport", "format_report", "ratings", "report"]

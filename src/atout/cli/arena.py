@@ -49,12 +49,15 @@ def run(args: argparse.Namespace, rules: Ruleset) -> int:
     from atout.arena import report as points_report
 
     if args.report:
-        try:
-            print(format_report(points_report(read_results(Path(args.report)))), end="")
-        except OSError as err:
-            raise Unreadable(Message("cli.input.cannot_read", name=args.report, reason=err.strerror)) from None
-        except UnicodeDecodeError:
-            raise Unreadable(Message("cli.input.not_text", name=args.report)) from None
+        reports = []
+        for name in args.report:
+            try:
+                reports.extend(points_report(read_results(Path(name))))
+            except OSError as err:
+                raise Unreadable(Message("cli.input.cannot_read", name=name, reason=err.strerror)) from None
+            except UnicodeDecodeError:
+                raise Unreadable(Message("cli.input.not_text", name=name)) from None
+        print(format_report(reports), end="")
         return 0
     specs = load_bots(args.bots)
     bidder, player = (load_bots([source])[0] if source else None for source in (args.bidder, args.player))

@@ -168,6 +168,6 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     arena.add_argument("--resume", action="store_true", help=tr("cli.arg.arena_resume"))
     arena.add_argument("--bidder", help=tr("cli.arg.bidder"))
     arena.add_argument("--player", help=tr("cli.arg.player"))
-    arena.add_argument("--report", metavar="FILE", help=tr("cli.arg.report"))
+    arena.add_argument("--report", metavar="FILE", nargs="+", help=tr("cli.arg.report"))
     arena.add_argument("--quiet", action="store_true", help=tr("cli.arg.quiet"))
     return parser
