@@ -112,6 +112,24 @@ def bid_ceiling(obs: Observation, strain: int, aggression: int = 0) -> int | Non
     return contract_estimate(obs.hand, strain) + aggression + shown
 
 
+def coinche_sound(hand: int, bid: Bid) -> bool:
+    """Would the club player coinche this opponents' bid: 100 or more, and his trumps and aces make
+    it unlikely?"""
+    if bid.value < 100:
+        return False
+    if bid.strain < 4:
+        t = bid.strain
+        stoppers = 2 * _has(hand, t, _J) + _has(hand, t, _9) + (_length(hand, t) >= 3)
+        aces = sum(_has(hand, s, _A) for s in range(4) if s != t)
+        return stoppers + aces >= 4
+    return sum(_has(hand, s, _A) for s in range(4)) >= 3
+
+
+def surcoinche_sound(hand: int, bid: Bid, aggression: int = 0) -> bool:
+    """Would the club player surcoinche his side's coinched bid: his hand alone worth 30 more?"""
+    return contract_estimate(hand, bid.strain) + aggression >= bid.value + 30
+
+
 class HeuristicAgent:
     """Rule-based bidding and card play (a solid club player)."""
 
@@ -139,17 +157,11 @@ class HeuristicAgent:
         best, best_seat = current if current is not None else (None, -1)
         if any(isinstance(a, Surcoinche) for a in legal):
             assert best is not None
-            if contract_estimate(obs.hand, best.strain) + self.aggression >= best.value + 30:
+            if surcoinche_sound(obs.hand, best, self.aggression):
                 return next(a for a in legal if isinstance(a, Surcoinche))
             return PASS
         coinche = next((a for a in legal if isinstance(a, Coinche)), None)
-        if (
-            coinche is not None
-            and best is not None
-            and best_seat != (me + 2) % 4
-            and best.value >= 100
-            and self._defends(obs.hand, best)
-        ):
+        if coinche is not None and best is not None and best_seat != (me + 2) % 4 and coinche_sound(obs.hand, best):
             return coinche
         choice: tuple[int, int] | None = None  # (estimate, strain)
         for strain in rules.strains():
@@ -172,16 +184,6 @@ class HeuristicAgent:
         extra = 20 * _has(hand, strain, _J) + 10 * _has(hand, strain, _9) + 10 * _has(hand, strain, _A)
         extra += sum(10 * _has(hand, s, _A) for s in range(4) if s != strain)
         return extra - 10
-
-    @staticmethod
-    def _defends(hand: int, bid: Bid) -> bool:
-        """Do this hand's trumps and aces make the opponents' contract unlikely?"""
-        if bid.strain < 4:
-            t = bid.strain
-            stoppers = 2 * _has(hand, t, _J) + _has(hand, t, _9) + (_length(hand, t) >= 3)
-            aces = sum(_has(hand, s, _A) for s in range(4) if s != t)
-            return stoppers + aces >= 4
-        return sum(_has(hand, s, _A) for s in range(4)) >= 3
 
     def _take(self, obs: Observation, legal: list[Action]) -> Action:
         takes = [a for a in legal if isinstance(a, Take)]

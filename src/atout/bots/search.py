@@ -36,7 +36,14 @@ from dataclasses import dataclass
 from atout.actions import PASS, Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
 from atout.announcements import best_announcements
 from atout.auction import Contract
-from atout.bots.heuristic import HeuristicAgent, bid_ceiling, contract_estimate, strain_value
+from atout.bots.heuristic import (
+    HeuristicAgent,
+    bid_ceiling,
+    coinche_sound,
+    contract_estimate,
+    strain_value,
+    surcoinche_sound,
+)
 from atout.bots.knowledge import STOCK, Knowledge
 from atout.bots.specs import BotSpec
 from atout.cardplay import PlayState
@@ -229,6 +236,9 @@ class SearchAgent:
                 need = MAKE_TO_BID_CAPOT if action.capot else self.spec.bid_make_rate
             elif isinstance(action, (Coinche, Surcoinche)) and current is not None:
                 bid, taker = current
+                sound = coinche_sound if isinstance(action, Coinche) else surcoinche_sound
+                if not sound(obs.hand, bid):
+                    continue  # the samples alone double too often (docs/strength.md): the hand must agree
                 contract = Contract(bid.value, bid.strain, taker, 2 if isinstance(action, Surcoinche) else 1, bid.capot)
                 # Coinche a contract the samples say fails; surcoinche one they say is made.
                 need = -self.spec.coinche_fail_rate if isinstance(action, Coinche) else MAKE_TO_BID_CAPOT
