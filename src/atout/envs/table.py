@@ -2,11 +2,11 @@
 
 The environments share this driver. It applies actions to a :class:`~atout.deal.Deal`
 through its public API and keeps every seat's observation array up to date (see
-:class:`~atout.envs.encoding.Layout`), writing each fact in each observation that shows
-it, so that observing is a copy (and the turn, which moves at every step, written in the
-copy). The updates read only the action taken, as the other
-seats perceive it, and the public outcome of the deal (the contract, who won a trick,
-the announcements shown, the score); the tests check them against
+:class:`~atout.envs.encoding.Layout`), writing each fact in each array that shows it, so
+that observing is a copy; the turn and the trick in progress, which move at every step,
+are written in the copy only. The updates read only the action taken, as the other seats
+perceive it, and the public outcome of the deal (the contract, who won a trick, the
+announcements shown, the score); the tests check them against
 :func:`~atout.envs.encoding.encode`, built from ``deal.observation(seat)``, at every step
 of many random deals.
 
@@ -59,10 +59,6 @@ from atout.rules import Ruleset
 
 EPISODES = ("deal", "match")
 REWARDS = ("marks", "win")
-#: By ruleset: the masks of the auction's lists of legal calls, with the call of each index (see
-#: Table._list_entry), and the play masks by their legal cards and belote cards.
-_CALL_MASKS: dict[str, dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]]] = {}
-_PLAY_MASKS: dict[str, dict[int, MaskArray]] = {}
 #: Play masks kept per ruleset before that cache starts afresh.
 _PLAY_MASK_LIMIT = 16_384
 #: The mask entries of a suit's eight cards, by the suit's byte of a card mask; of its queen and
@@ -81,6 +77,55 @@ def _blank_deal(rules: Ruleset) -> Deal:
     if first is None:
         first = _BLANK_DEALS[rules.fingerprint] = Deal.new(rules, seed=0)
     return Deal(rules, first.dealt, first.dealer, first.pattern)
+
+
+def _cards(mask: int) -> list[int]:
+    """The cards of a mask, in order."""
+    return [8 * suit + rank for suit in range(4) for rank in _RANKS[mask >> 8 * suit & 255]]
+
+
+class _Plan:
+    """Where a ruleset's tables write, their seats' arrays laid end to end, and their mask caches."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.layout = layout = layout_of(rules)
+        self.space = space = action_space_of(rules)
+        n, positions, sections = rules.players, layout.block_positions, layout.sections
+        #: By section every seat sees, block and entry: the entry's position in each seat's array.
+        self.cells = {
+            name: [[tuple(at + i for at in block) for i in range(s.unit)] for block in positions[name]]
+            for name, s in sections.items()
+            if s.scope != "own"
+        }
+        #: By section only its seat sees (``own``), where each seat's block starts.
+        self.own = {name: [at for (at,) in positions[name]] for name, s in sections.items() if s.scope == "own"}
+        #: By own section of cards, the entries of every seat's 32 cards.
+        self.hand_entries = {
+            name: np.add.outer(self.own[name], np.arange(32)).ravel()
+            for name in ("hand", "dealt_hand")
+            if sections[name].unit
+        }
+        turn, trick = sections["turn"].offset, sections["trick"].offset
+        #: By observer, where each seat's turn entry and trick block are in its observation.
+        self.turn_entry = [[turn + (seat - viewer) % n for seat in range(n)] for viewer in range(n)]
+        self.trick_at = [[trick + (seat - viewer) % n * 32 for seat in range(n)] for viewer in range(n)]
+        #: The masks of the auction's lists of legal calls, with the call of each index (see
+        #: Table._list_entry), and the play masks by their legal cards and belote cards.
+        self.call_masks: dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]] = {}
+        self.play_masks: dict[int, MaskArray] = {}
+        self.no_mask = np.zeros(space.size, np.int8)
+        self.no_mask.flags.writeable = False
+        self.mask_tail = bytes(space.size - DECLARE)
+
+
+_PLANS: dict[str, _Plan] = {}
+
+
+def _plan_of(rules: Ruleset) -> _Plan:
+    plan = _PLANS.get(rules.fingerprint)
+    if plan is None:
+        plan = _PLANS[rules.fingerprint] = _Plan(rules)
+    return plan
 
 
 def check_options(rules: Ruleset, episode: str, reward: str, dealer: int | None) -> None:
@@ -121,36 +166,20 @@ class Table:
         self.episode = episode
         self.reward = reward
         self.dealer = dealer
-        self.layout = layout = layout_of(rules)
-        self.space = action_space_of(rules)
+        self._plan = plan = _plan_of(rules)
+        self.layout = layout = plan.layout
+        self.space = plan.space
         self.players = n = rules.players
-        #: The seats' observations end to end (but for the turn, see observe), and each seat's.
+        #: The seats' arrays end to end (but for the turn and the trick, see observe), and each seat's.
         buffer = bytearray(4 * n * layout.size)
         self._state = memoryview(buffer).cast("f")
         self._flat = np.frombuffer(buffer, np.float32)
         self._views = [self._flat[seat * layout.size : (seat + 1) * layout.size] for seat in range(n)]
-        self._at = at = layout.block_positions
-        turn = layout.sections["turn"].offset
-        #: By observer, the entry of each seat's turn in its observation.
-        self._turn_entry = [[turn + (seat - viewer) % n for seat in range(n)] for viewer in range(n)]
-        self._hand_at = [at for (at,) in at["hand"]]
-        #: By ``own`` section of cards, the entries of every seat's 32 cards.
-        self._hand_entries = {
-            name: np.add.outer([at for (at,) in at[name]], np.arange(32)).ravel()
-            for name in ("hand", "dealt_hand")
-            if layout.sections[name].unit
-        }
-        self._played_at = at["played"]
-        #: A card of the trick in progress is also in the ``trick`` section, until the trick is complete.
-        self._played_in_trick_at = [
-            played + in_trick for played, in_trick in zip(at["played"], at["trick"], strict=True)
-        ]
-        (self._trick_of_card_at,) = at["trick_of_card"]
-        self._call_masks = _CALL_MASKS.setdefault(rules.fingerprint, {})
-        self._play_masks = _PLAY_MASKS.setdefault(rules.fingerprint, {})
-        self._no_mask = np.zeros(self.space.size, np.int8)
-        self._no_mask.flags.writeable = False
-        self._mask_tail = bytes(self.space.size - DECLARE)
+        self._cells = plan.cells
+        self._played = plan.cells["played"]
+        (self._trick_of_card,) = plan.cells["trick_of_card"]
+        self._hand_at = plan.own["hand"]
+        self._turn_entry, self._trick_at = plan.turn_entry, plan.trick_at
         self._rng: random.Random | None = None
         self.match: Match | None = None
         self.deal = _blank_deal(rules)
@@ -240,8 +269,11 @@ class Table:
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation array (a new array)."""
         observation = self._views[seat].copy()
-        if self._turn is not None:  # the turn moves at every step: it is written here only
+        if self._turn is not None:  # the turn and the trick move at every step: written here only
             observation[self._turn_entry[seat][self._turn]] = 1.0
+            trick_at = self._trick_at[seat]
+            for who, card in self._trick:
+                observation[trick_at[who] + card] = 1.0
         return observation
 
     def legal_mask(self) -> MaskArray:
@@ -255,8 +287,8 @@ class Table:
         deal = self.deal
         if self.over:
             self._legal = {}
-            self._mask = self._no_mask
-            return self._no_mask
+            self._mask = self._plan.no_mask
+            return self._plan.no_mask
         cards = deal.legal_cards()
         if cards:
             seat = self._turn
@@ -264,12 +296,12 @@ class Table:
             belote = cards & deal.belote_cards(seat) if self._belote else 0
             self._cards, self._belote_cards = cards, belote
             key = cards | belote << 32
-            mask = self._play_masks.get(key)
+            mask = self._plan.play_masks.get(key)
             if mask is None:
                 mask = self._play_mask(cards, belote)
-                if len(self._play_masks) >= _PLAY_MASK_LIMIT:
-                    self._play_masks.clear()
-                self._play_masks[key] = mask
+                if len(self._plan.play_masks) >= _PLAY_MASK_LIMIT:
+                    self._plan.play_masks.clear()
+                self._plan.play_masks[key] = mask
             self._mask = mask
             return mask
         legal = deal.legal_actions()
@@ -281,9 +313,9 @@ class Table:
             # and the first four name them. The entry holds those calls, so that their
             # identities stay theirs.
             calls = (len(legal), id(legal[-1]), *map(id, legal[:4]))
-            found = self._call_masks.get(calls)
+            found = self._plan.call_masks.get(calls)
             if found is None:
-                found = self._call_masks[calls] = self._list_entry(legal)
+                found = self._plan.call_masks[calls] = self._list_entry(legal)
             entry = found
         self._mask, self._legal = entry
         return entry[0]
@@ -300,7 +332,7 @@ class Table:
             pair[belote >> 13 & 3],
             pair[belote >> 21 & 3],
             pair[belote >> 29 & 3],
-            self._mask_tail,
+            self._plan.mask_tail,
         )
         return np.frombuffer(b"".join(head), np.int8)
 
@@ -374,24 +406,24 @@ class Table:
 
     # ------------------------------------------------------------------ tracking
     def _set(self, name: str, block: int, index: int, value: float = 1.0) -> None:
-        """Write an entry of a section's block in every observation that shows it."""
+        """Write an entry of a section's block that every seat sees, in every seat's array."""
         state = self._state
-        for at in self._at[name][block]:
-            state[at + index] = value
+        for at in self._cells[name][block][index]:
+            state[at] = value
 
-    def _put_cards(self, name: str, block: int, mask: int, base: int = 0) -> None:
-        """Write the cards of a mask in a section's block (from entry ``base``)."""
-        positions = self._at[name][block]
-        state = self._state
-        for suit in range(4):
-            for rank in _RANKS[mask >> 8 * suit & 255]:
-                for at in positions:
-                    state[at + base + 8 * suit + rank] = 1.0
+    def _set_cards(self, name: str, block: int, mask: int) -> None:
+        """Write the cards of a mask in a section's block that every seat sees."""
+        for card in _cards(mask):
+            self._set(name, block, card)
+
+    def _own(self, name: str, seat: int, index: int, value: float = 1.0) -> None:
+        """Write an entry of ``seat``'s own block of a section (only its array shows it)."""
+        self._state[self._plan.own[name][seat] + index] = value
 
     def _put_hands(self, name: str) -> None:
         """Write each seat's hand in its block of an ``own`` section of cards."""
         hands = np.array([self.deal.hand_mask(seat) for seat in range(self.players)], "<u4")
-        self._flat[self._hand_entries[name]] = np.unpackbits(hands.view(np.uint8), bitorder="little")
+        self._flat[self._plan.hand_entries[name]] = np.unpackbits(hands.view(np.uint8), bitorder="little")
 
     def _track_call(self, seat: int, action: Action) -> None:
         index = self.space.index(action)
@@ -426,17 +458,18 @@ class Table:
         unit = 32 + ANNOUNCEMENT_UNIT
         for seat in range(self.players):
             for i, a in enumerate(deal.to_declare(seat)):
-                self._put_cards("to_declare", seat, a.cards, i * unit)
+                for card in _cards(a.cards):
+                    self._own("to_declare", seat, i * unit + card)
                 entries = announcement_entries(a, a.points(contract.strain, rules.announcement_values))
                 for j, value in enumerate(entries):
-                    self._set("to_declare", seat, i * unit + 32 + j, value)
+                    self._own("to_declare", seat, i * unit + 32 + j, value)
         self._belote = any(deal.belote_cards(seat) for seat in range(self.players))
         if deal.bergere is not None:
             self._set("bergere", 0, deal.bergere)
 
     def _track_declaration(self, seat: int, action: Declare) -> None:
         rules = self.rules
-        (start,) = self._at["to_declare"][seat]
+        start = self._plan.own["to_declare"][seat]
         self._flat[start : start + self.layout.sections["to_declare"].unit] = 0.0
         strain = self.deal.contract.strain if self.deal.contract else 0
         for i, a in enumerate(action.announcements):
@@ -452,20 +485,19 @@ class Table:
         self._mask = None
         self._cards = 0
         state = self._state
-        value = self._trick_value
-        for at in self._trick_of_card_at:
-            state[at + card] = value
         state[self._hand_at[seat] + card] = 0.0
+        value = self._trick_value
+        for at in self._trick_of_card[card]:
+            state[at] = value
+        for at in self._played[seat][card]:
+            state[at] = 1.0
         if action.belote:
             self._set("belote", seat, 2 * (card >> 3) + (card & 7) - 5)
         trick = self._trick
         if trick and card >> 3 != trick[0][1] >> 3:
             self._set("voids", seat, trick[0][1] >> 3)
         trick.append((seat, card))
-        ongoing = len(trick) < self.players
-        for at in (self._played_in_trick_at if ongoing else self._played_at)[seat]:
-            state[at + card] = 1.0
-        if ongoing:
+        if len(trick) < self.players:
             self._turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self._end_of_trick()
@@ -482,17 +514,13 @@ class Table:
             self._shown = True
             for who, shown in resolution.shown.items():
                 for a in shown:
-                    self._put_cards("shown", who, a.cards)
+                    self._set_cards("shown", who, a.cards)
             if resolution.winner is not None:
                 self._set("announcement_winner", self.rules.sides.index(resolution.winner), 0)
 
     def _end_of_trick(self) -> None:
         """Track the trick just completed, and its winner's turn (none after the last trick)."""
-        state, at, hand_size = self._state, self._at, self.rules.hand_size
-        in_trick = at["trick"]
-        for who, card in self._trick[:-1]:
-            for position in in_trick[who]:
-                state[position + card] = 0.0
+        hand_size = self.rules.hand_size
         self._trick = []
         self._tricks = tricks = self._tricks + 1
         self._trick_value = (tricks + 1) / hand_size
@@ -500,17 +528,12 @@ class Table:
         side = self.layout.seat_sides[done.winner]
         self._won[side] += 1
         self._points[side] += done.points + (10 if tricks == hand_size else 0)
-        won, points = self._won[side] / hand_size, self._points[side] / CARD_POINTS_SCALE
-        for position in at["tricks_won"][side]:
-            state[position] = won
-        for position in at["card_points"][side]:
-            state[position] = points
-        for position in at["leader"][done.leader]:
-            state[position] = 0.0
+        self._set("tricks_won", side, 0, self._won[side] / hand_size)
+        self._set("card_points", side, 0, self._points[side] / CARD_POINTS_SCALE)
+        self._set("leader", done.leader, 0, 0.0)
         self._turn = done.winner if tricks < hand_size else None
         if self._turn is not None:
-            for position in at["leader"][done.winner]:
-                state[position] = 1.0
+            self._set("leader", done.winner, 0)
 
     def _end_of_deal(self) -> dict[int, float]:
         """Score the deal, give the rewards, and deal the next one in a match."""
