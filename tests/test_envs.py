@@ -108,6 +108,9 @@ def test_the_tracked_observation_equals_the_one_built_from_the_seat_observation(
                     obs = deal.observation(deal.turn)
                     legal = {table.space.index(a, obs.to_declare) for a in obs.legal_actions()}
                     assert set(np.flatnonzero(table.legal_mask())) == legal
+                    assert table.legal_actions() == sorted(legal)
+                else:
+                    assert table.legal_actions() == [] and not table.legal_mask().any()
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -166,13 +167,11 @@ class AtoutState(pyspiel.State):
         return self._player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        chance = 1.0 / len(self.rest)
-        return [(c, chance) for c in self.rest]
+        return list(zip(self.rest, repeat(1.0 / len(self.rest))))
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.table is not None
-        legal: list[int] = self.table.legal_mask().nonzero()[0].tolist()
-        return legal
+        return self.table.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         table = self.table

@@ -27,7 +27,7 @@ match adds, a litige's points included when they are awarded). With ``reward="wi
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -57,6 +57,7 @@ from atout.errors import AtoutError
 from atout.match import Match
 from atout.rules import Ruleset
 
+_T = TypeVar("_T")
 EPISODES = ("deal", "match")
 REWARDS = ("marks", "win")
 #: Play masks kept per ruleset before that cache starts afresh.
@@ -97,6 +98,10 @@ class _Plan:
             for name, s in sections.items()
             if s.scope != "own"
         }
+        #: The positions of the one-entry blocks the end of a trick writes, by side or seat.
+        self.tricks_won = [cells for (cells,) in self.cells["tricks_won"]]
+        self.card_points = [cells for (cells,) in self.cells["card_points"]]
+        self.leader = [cells for (cells,) in self.cells["leader"]]
         #: By section only its seat sees (``own``), where each seat's block starts.
         self.own = {name: [at for (at,) in positions[name]] for name, s in sections.items() if s.scope == "own"}
         #: By own section of cards, the entries of every seat's 32 cards.
@@ -109,10 +114,12 @@ class _Plan:
         #: By observer, where each seat's turn entry and trick block are in its observation.
         self.turn_entry = [[turn + (seat - viewer) % n for seat in range(n)] for viewer in range(n)]
         self.trick_at = [[trick + (seat - viewer) % n * 32 for seat in range(n)] for viewer in range(n)]
-        #: The masks of the auction's lists of legal calls, with the call of each index (see
-        #: Table._list_entry), and the play masks by their legal cards and belote cards.
-        self.call_masks: dict[tuple[int, ...], tuple[MaskArray, dict[int, Action]]] = {}
+        #: The masks and legal indices of the auction's lists of legal calls, with the call of each
+        #: index (see Table._list_entry); the masks, and the legal indices, of the plays, by their
+        #: legal cards and belote cards (``cards | belote << 32``).
+        self.call_masks: dict[tuple[int, ...], tuple[MaskArray, tuple[int, ...], dict[int, Action]]] = {}
         self.play_masks: dict[int, MaskArray] = {}
+        self.play_indices: dict[int, tuple[int, ...]] = {}
         self.no_mask = np.zeros(space.size, np.int8)
         self.no_mask.flags.writeable = False
         self.mask_tail = bytes(space.size - DECLARE)
@@ -126,6 +133,14 @@ def _plan_of(rules: Ruleset) -> _Plan:
     if plan is None:
         plan = _PLANS[rules.fingerprint] = _Plan(rules)
     return plan
+
+
+def _remember(cache: dict[int, _T], key: int, value: _T) -> _T:
+    """Put ``value`` in one of the play caches (emptied when full), and return it."""
+    if len(cache) >= _PLAY_MASK_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def check_options(rules: Ruleset, episode: str, reward: str, dealer: int | None) -> None:
@@ -193,6 +208,7 @@ class Table:
         #: Someone may say belote in this deal's play.
         self._belote = False
         self._mask: MaskArray | None = None
+        self._indices: tuple[int, ...] = ()
         #: In the play, the legal cards and those of them that may be played saying belote (their
         #: actions follow from the index); otherwise 0, and the action of each legal index.
         self._cards = self._belote_cards = 0
@@ -243,7 +259,7 @@ class Table:
         self._shown = not self.rules.announcements
         self._belote = False
         self._mask = None
-        self._cards = 0
+        self._cards = self._belote_cards = 0
 
     def copy(self) -> Table:
         """An independent copy of a single deal's table (the deal replayed by the rules core)."""
@@ -269,11 +285,13 @@ class Table:
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation array (a new array)."""
         observation = self._views[seat].copy()
-        if self._turn is not None:  # the turn and the trick move at every step: written here only
-            observation[self._turn_entry[seat][self._turn]] = 1.0
-            trick_at = self._trick_at[seat]
-            for who, card in self._trick:
-                observation[trick_at[who] + card] = 1.0
+        turn = self._turn
+        if turn is not None:  # the turn and the trick move at every step: written here only
+            observation[self._turn_entry[seat][turn]] = 1.0
+            if self._trick:
+                trick_at = self._trick_at[seat]
+                for who, card in self._trick:
+                    observation[trick_at[who] + card] = 1.0
         return observation
 
     def legal_mask(self) -> MaskArray:
@@ -283,25 +301,34 @@ class Table:
             mask = self._find_mask()
         return mask
 
+    def legal_actions(self) -> list[int]:
+        """The indices of the legal actions of the seat to act, in order (a new list; empty once over)."""
+        if self._mask is None:
+            self._find_mask()
+        if not self._cards:
+            return list(self._indices)
+        key = self._cards | self._belote_cards << 32
+        indices = self._plan.play_indices.get(key)
+        if indices is None:
+            indices = _remember(self._plan.play_indices, key, tuple(self.legal_mask().nonzero()[0].tolist()))
+        return list(indices)
+
     def _find_mask(self) -> MaskArray:
-        deal = self.deal
         if self.over:
-            self._legal = {}
-            self._mask = self._plan.no_mask
-            return self._plan.no_mask
-        cards = deal.legal_cards()
+            self._legal, self._indices = {}, ()
+            self._mask = none = self._plan.no_mask
+            return none
+        deal = self.deal
+        cards = key = self._cards = deal.legal_cards()
         if cards:
-            seat = self._turn
-            assert seat is not None
-            belote = cards & deal.belote_cards(seat) if self._belote else 0
-            self._cards, self._belote_cards = cards, belote
-            key = cards | belote << 32
+            if self._belote:
+                seat = self._turn
+                assert seat is not None
+                belote = self._belote_cards = cards & deal.belote_cards(seat)
+                key |= belote << 32
             mask = self._plan.play_masks.get(key)
             if mask is None:
-                mask = self._play_mask(cards, belote)
-                if len(self._plan.play_masks) >= _PLAY_MASK_LIMIT:
-                    self._plan.play_masks.clear()
-                self._plan.play_masks[key] = mask
+                mask = _remember(self._plan.play_masks, key, self._play_mask(key))
             self._mask = mask
             return mask
         legal = deal.legal_actions()
@@ -317,11 +344,12 @@ class Table:
             if found is None:
                 found = self._plan.call_masks[calls] = self._list_entry(legal)
             entry = found
-        self._mask, self._legal = entry
+        self._mask, self._indices, self._legal = entry
         return entry[0]
 
-    def _play_mask(self, cards: int, belote: int) -> MaskArray:
-        """The mask of these legal cards, those of ``belote`` also playable saying belote."""
+    def _play_mask(self, key: int) -> MaskArray:
+        """The mask of legal cards and those of them playable saying belote (``cards | belote << 32``)."""
+        cards, belote = key & 0xFFFFFFFF, key >> 32
         suit, pair = _SUIT_BYTES, _PAIR_BYTES
         head = (
             suit[cards & 255],
@@ -336,15 +364,15 @@ class Table:
         )
         return np.frombuffer(b"".join(head), np.int8)
 
-    def _list_entry(self, legal: list[Action]) -> tuple[MaskArray, dict[int, Action]]:
-        """The mask of a list of legal actions, and the action of each index."""
+    def _list_entry(self, legal: list[Action]) -> tuple[MaskArray, tuple[int, ...], dict[int, Action]]:
+        """The mask of a list of legal actions, their indices in order, and the action of each index."""
         first = legal[0]
         best = first.announcements if type(first) is Declare else ()
         indices = [self.space.index(a, best) for a in legal]
         raw = bytearray(self.space.size)
         for i in indices:
             raw[i] = 1
-        return np.frombuffer(bytes(raw), np.int8), dict(zip(indices, legal, strict=True))
+        return np.frombuffer(bytes(raw), np.int8), tuple(sorted(indices)), dict(zip(indices, legal, strict=True))
 
     def action_of(self, index: int) -> Action:
         """The legal action an index stands for now; raises :class:`AtoutError` if it is not legal."""
@@ -375,8 +403,9 @@ class Table:
         if self._mask is None:
             self._find_mask()
         index = int(index)
-        if self._cards:
-            if 0 <= index < BELOTE and self._cards >> index & 1:
+        cards = self._cards
+        if cards:
+            if 0 <= index < BELOTE and cards >> index & 1:
                 return self._play(index, PLAYS[index])
             return self.apply(self.action_of(index))
         action = self._legal.get(index)
@@ -409,6 +438,12 @@ class Table:
         """Write an entry of a section's block that every seat sees, in every seat's array."""
         state = self._state
         for at in self._cells[name][block][index]:
+            state[at] = value
+
+    def _write(self, cells: tuple[int, ...], value: float) -> None:
+        """Write an entry at its positions in the seats' arrays."""
+        state = self._state
+        for at in cells:
             state[at] = value
 
     def _set_cards(self, name: str, block: int, mask: int) -> None:
@@ -528,12 +563,13 @@ class Table:
         side = self.layout.seat_sides[done.winner]
         self._won[side] += 1
         self._points[side] += done.points + (10 if tricks == hand_size else 0)
-        self._set("tricks_won", side, 0, self._won[side] / hand_size)
-        self._set("card_points", side, 0, self._points[side] / CARD_POINTS_SCALE)
-        self._set("leader", done.leader, 0, 0.0)
+        plan = self._plan
+        self._write(plan.tricks_won[side], self._won[side] / hand_size)
+        self._write(plan.card_points[side], self._points[side] / CARD_POINTS_SCALE)
+        self._write(plan.leader[done.leader], 0.0)
         self._turn = done.winner if tricks < hand_size else None
         if self._turn is not None:
-            self._set("leader", done.winner, 0)
+            self._write(plan.leader[done.winner], 1.0)
 
     def _end_of_deal(self) -> dict[int, float]:
         """Score the deal, give the rewards, and deal the next one in a match."""
