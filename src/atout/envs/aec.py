@@ -110,28 +110,33 @@ class AtoutAECEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        table = self.table
+        if table.over:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
-        gained = self.table.step(action)
+        gained = table.step(action)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded or gained:
-            for name in self.agents:
-                self.rewards[name] = 0.0
-            for seat, value in gained.items():
-                name = self.possible_agents[seat]
-                self.rewards[name] = value
-                self._cumulative_rewards[name] += value
-            self._rewarded = bool(gained)
-        if self.table.over:
+            self._reward(gained)
+        if table.over:
             for name in self.agents:
                 self.terminations[name] = True
         else:
             self._select()
         if self.render_mode == "human":
             self.render()
+
+    def _reward(self, gained: dict[int, float]) -> None:
+        """The rewards of a step (those of the step before are cleared)."""
+        for name in self.agents:
+            self.rewards[name] = 0.0
+        for seat, value in gained.items():
+            name = self.possible_agents[seat]
+            self.rewards[name] = value
+            self._cumulative_rewards[name] += value
+        self._rewarded = bool(gained)
 
     def render(self) -> str | None:
         """The deal seen from above (every hand), as text; printed with ``render_mode="human"``."""
