@@ -263,6 +263,26 @@ def test_gymnasium_seats_bots_from_specs_and_ends_on_an_illegal_action() -> None
         AtoutEnv("trois", opponents=["club", "club", "club"])
 
 
+def test_gymnasium_episodes_after_a_seeded_reset_are_reproducible() -> None:
+    """The table and the bots are seeded by reset(seed=...) and play on through the next episodes."""
+
+    def episodes(game: AtoutEnv) -> list[tuple[bytes, float]]:
+        out = []
+        _, info = game.reset(seed=11)
+        for _ in range(3):
+            done = False
+            while not done:
+                obs, reward, done, _, info = game.step(int(np.flatnonzero(info["action_mask"])[0]))
+            out.append((obs.tobytes(), reward))
+            _, info = game.reset()
+        return out
+
+    game = AtoutEnv("coinche", opponents="random")
+    first = episodes(game)
+    assert episodes(game) == first == episodes(AtoutEnv("coinche", opponents="random"))
+    assert len(set(first)) == 3
+
+
 # ------------------------------------------------------------------ OpenSpiel
 @pytest.mark.parametrize(
     "name,sims", [("coinche", 1), ("contree", 1), ("classique", 2), ("bazar", 1), ("deux", 2), ("trois", 2)]

@@ -47,7 +47,8 @@ class AtoutEnv(gymnasium.Env[FloatArray, np.int64]):
     partner is ``seat + 2``). ``partner`` and ``opponents`` are bot specs (a level name
     such as ``"club"``, a TOML file, a dict, or a :class:`~atout.bots.BotSpec`);
     ``opponents`` may list one spec per opponent, in playing order from the learner.
-    The partner defaults to the opponents' spec. Bots are seeded from ``reset(seed=…)``.
+    The partner defaults to the opponents' spec. The bots are built at the first reset
+    and at each ``reset(seed=…)``, seeded from it, and play on from one episode to the next.
     """
 
     def __init__(
@@ -102,8 +103,13 @@ class AtoutEnv(gymnasium.Env[FloatArray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.table.reset(int(self.np_random.integers(1 << 62)))
-        self.bots = {s: build_agent(spec, seed=int(self.np_random.integers(1 << 31))) for s, spec in self.specs.items()}
+        if seed is not None or not self.bots:  # the table and the bots seeded afresh, then going on
+            self.table.reset(int(self.np_random.integers(1 << 62)))
+            self.bots = {
+                s: build_agent(spec, seed=int(self.np_random.integers(1 << 31))) for s, spec in self.specs.items()
+            }
+        else:
+            self.table.reset()
         self._play_bots()
         return self.table.observe(self.seat), self._info()
 
