@@ -25,8 +25,10 @@ uniformly among the legal ones, for
 
 Environments are seeded once, at their first reset, as a training loop does. Every
 measurement of a preset runs once in each round, in turn, so that the machine's swings
-hit all alike; "vs core" is the median over the rounds of the rate over the same round's
-core rate, and the rates are medians too. One process, one core.
+hit all alike, each on deals of its own (an environment replaying the deals another one
+has just played would find their masks in the driver's caches); "vs core" is the median
+over the rounds of the rate over the same round's core rate, and the rates are medians
+too. One process, one core.
 
     python benchmarks/bench_envs.py                # a few minutes
     python benchmarks/bench_envs.py --deals 200 --rounds 3 --presets coinche   # a quick look
@@ -336,8 +338,8 @@ def main() -> None:
         rates: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in runs}
         ratios: dict[str, list[float]] = {label: [] for label, _ in runs}
         for r in range(args.rounds):
-            for label, run in runs:
-                rates[label].append(measure(run, rules, args.deals, args.seed + r))
+            for k, (label, run) in enumerate(runs):
+                rates[label].append(measure(run, rules, args.deals, args.seed + r * len(runs) + k))
                 ratios[label].append(rates[label][-1][1] / rates["core"][-1][1])
         for label, _ in runs:
             steps = statistics.median(s for s, _ in rates[label])
