@@ -97,13 +97,8 @@ def test_the_tracked_observation_equals_the_one_built_from_the_seat_observation(
                 if table.deal is not deal:
                     deal = table.deal
                     dealt = {s: deal.hand_mask(s) for s in range(rules.players)}
-                scores, held = None, 0
-                if table.match is not None:  # the scores before the deal the arrays show
-                    past = table.match.entries[:-1] if table.over else table.match.entries
-                    scores, held = (past[-1].totals, past[-1].held) if past else (None, 0)
                 for seat in range(rules.players):
-                    expected = encode(deal.observation(seat), dealt[seat], scores, held)
-                    assert np.array_equal(table.observe(seat), expected)
+                    assert np.array_equal(table.observe(seat), expected_array(table, seat, dealt))
                 if not table.over:
                     obs = deal.observation(deal.turn)
                     legal = {table.space.index(a, obs.to_declare) for a in obs.legal_actions()}
@@ -111,6 +106,40 @@ def test_the_tracked_observation_equals_the_one_built_from_the_seat_observation(
                     assert table.legal_actions() == sorted(legal)
                 else:
                     assert table.legal_actions() == [] and not table.legal_mask().any()
+
+
+@pytest.mark.parametrize("name", ["coinche", "classique", "deux", "trois"])
+def test_seats_observed_now_and_then_get_the_same_arrays(name: str) -> None:
+    """Seats observed at irregular times (some steps, some seats; one seat not before the fourth deal
+    of a match) get the arrays encoded from ``deal.observation(seat)``."""
+    rules = Ruleset.preset(name, target=100_000)
+    rng = random.Random(7)
+    table = Table(rules, episode="match")
+    table.reset(seed=3)
+    late = rules.players - 1
+    deal, dealt, checked = None, {}, 0
+    while len(table.match.entries) < 3:
+        if table.deal is not deal:
+            deal = table.deal
+            dealt = {s: deal.hand_mask(s) for s in range(rules.players)}
+        for seat in range(late):
+            if rng.random() < 0.2:
+                assert np.array_equal(table.observe(seat), expected_array(table, seat, dealt))
+                checked += 1
+        table.step(int(rng.choice(np.flatnonzero(table.legal_mask()))))
+    dealt = {s: table.deal.hand_mask(s) for s in range(rules.players)}
+    assert np.array_equal(table.observe(late), expected_array(table, late, dealt))
+    assert checked > 10
+
+
+def expected_array(table: Table, seat: int, dealt: dict[int, int]):  # type: ignore[no-untyped-def]
+    """The seat's array encoded from ``deal.observation(seat)`` (its hand as dealt, and in a match the
+    scores before the deal the arrays show)."""
+    scores, held = None, 0
+    if table.match is not None:
+        past = table.match.entries[:-1] if table.over else table.match.entries
+        scores, held = (past[-1].totals, past[-1].held) if past else (None, 0)
+    return encode(table.deal.observation(seat), dealt[seat], scores, held)
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
