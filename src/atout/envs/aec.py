@@ -110,12 +110,12 @@ class AtoutAECEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        table = self.table
-        if table.over:
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
+        table = self.table
         gained = table.step(action)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded or gained:

@@ -303,6 +303,8 @@ class Table:
 
     def legal_actions(self) -> list[int]:
         """The indices of the legal actions of the seat to act, in order (a new list; empty once over)."""
+        if self.over:
+            return []
         if self._mask is None:
             self._find_mask()
         if not self._cards:
