@@ -129,6 +129,7 @@ _PLANS: dict[str, _Plan] = {}
 
 
 def _plan_of(rules: Ruleset) -> _Plan:
+    """The (shared) plan of a ruleset's tables."""
     plan = _PLANS.get(rules.fingerprint)
     if plan is None:
         plan = _PLANS[rules.fingerprint] = _Plan(rules)
@@ -208,6 +209,7 @@ class Table:
         #: Someone may say belote in this deal's play.
         self._belote = False
         self._mask: MaskArray | None = None
+        #: The legal indices outside the play's cards (those follow from the cards, see legal_actions).
         self._indices: tuple[int, ...] = ()
         #: In the play, the legal cards and those of them that may be played saying belote (their
         #: actions follow from the index); otherwise 0, and the action of each legal index.
