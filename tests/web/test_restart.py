@@ -59,7 +59,8 @@ def post(port: int, path: str, body: dict[str, Any], **headers: str) -> dict[str
 
 
 async def play(port: int, code: str, token: str, actions: int, rng: random.Random) -> dict[str, Any]:
-    """Connect, play ``actions`` of this seat's actions (starting the game if needed); the last view."""
+    """Connect, play ``actions`` of this seat's actions (starting the game if needed, going on at once
+    after each deal) and more if needed to stop mid-deal; the view where it stopped."""
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         view = json.loads(await ws.recv())["view"]
@@ -67,9 +68,11 @@ async def play(port: int, code: str, token: str, actions: int, rng: random.Rando
             await ws.send(json.dumps({"type": "start"}))
         done = 0
         while True:
+            if view["you"] in view["waiting"]:  # a deal is over: go on at once, as a player clicking on
+                await ws.send(json.dumps({"type": "continue"}))
             deal = view["deal"]
             if deal and deal["turn"] == view["you"] and (deal["legal"] or deal["declare"]):
-                if done == actions:
+                if done >= actions and (deal["calls"] or not actions):  # stop mid-deal, after some calls
                     return view
                 options = [d["action"] for d in deal["declare"]] or deal["legal"]
                 choice = "P" if "P" in options and rng.random() < 0.7 else rng.choice(options)
