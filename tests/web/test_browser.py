@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from harness import fast_settings
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_history import finished_game
 from test_restart import start_server
@@ -79,6 +79,12 @@ def quick_start(page: Page, server: str, name: str = "Alice") -> None:
     page.wait_for_selector(".hand .card")
 
 
+def answered(page: Page, card: str) -> bool:
+    """Whether a click on ``card`` was answered: it is on its way (the table busy), it asks the belote
+    question, or it has left the hand (the last card leaves no hand at all)."""
+    return bool(page.locator(f"#table.busy, .box.belote, #table:not(:has(.hand [data-card='{card}']))").count())
+
+
 def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
     """Do what the table asks of this player (bid once, then pass; play a legal card); what was done
     ("" if the table moved on meanwhile: the page is drawn anew at every update)."""
@@ -96,12 +102,10 @@ def take_a_turn(page: Page, bid: bool, wait: float = 20_000) -> str:
         page.locator(".bidding .actions button", has_text="Passe").first.click()
         return "call"
     if page.locator(".hand.my-turn .card.playable").count():
-        card = page.locator(".hand.my-turn .card.playable").first
-        code = card.get_attribute("data-card")
-        card.click()
+        code = page.locator(".hand.my-turn .card.playable").first.get_attribute("data-card")
+        page.locator(f".hand .card[data-card='{code}']").click()  # this card, even if the hand is drawn anew
         # At once, even while the last trick is still shown: the card is on its way, or it asks a question.
-        answered = f"#table.busy, .box.belote, .hand:not(:has([data-card='{code}']))"
-        assert page.locator(answered).count(), f"clicking {code} did nothing"
+        assert answered(page, code), f"clicking {code} did nothing"
         belote = page.locator(".box.belote button.primary")  # the card asks: say belote?
         if belote.count():
             belote.first.click()
@@ -155,7 +159,21 @@ def test_the_keyboard_plays_a_card(browser: Browser, server: str) -> None:
     page.wait_for_function(f"document.querySelectorAll('.hand .card').length === {before - 1}")
 
 
-def test_two_browsers_join_one_table_and_play_it(browser: Browser, server: str) -> None:
+def test_a_name_typed_before_the_page_has_its_messages_starts_the_game(browser: Browser, server: str) -> None:
+    """The home page's forms answer at once: its messages are held back until the form is sent."""
+    page = new_page(browser)
+    held: list[Route] = []
+    page.route("**/i18n/*", lambda route: route.continue_() if held else held.append(route))
+    page.goto(server + "/")
+    page.fill("#quick-form input[name=name]", "Alice")
+    page.click("#quick-form button")
+    held[0].continue_()
+    page.wait_for_selector(".hand .card")
+    assert page.locator("#table", has_text="Alice").count()
+
+
+def two_players(browser: Browser, server: str) -> tuple[Page, Page]:
+    """A table of the host, a guest (Bob) and two bots, its game started."""
     host, guest = new_page(browser), new_page(browser)
     host.goto(server + "/")
     host.fill("#create-form input[name=name]", "Alice")
@@ -168,6 +186,33 @@ def test_two_browsers_join_one_table_and_play_it(browser: Browser, server: str) 
     host.click("text=Commencer la partie")
     for page in (host, guest):
         page.wait_for_selector(".hand .card")
+    return host, guest
+
+
+def test_a_card_pressed_while_the_table_is_drawn_anew_is_played(browser: Browser, server: str) -> None:
+    """An update arriving between the press on a card and its release does not swallow the click."""
+    host, guest = two_players(browser, server)
+    for _ in range(MOST_TURNS * 10):  # until the guest is to play a card: the others' turns are played
+        if guest.locator("#table:not(.busy) .hand.my-turn .card.playable").count():
+            break
+        take_a_turn(host, bid=False, wait=100)
+        if guest.locator(ACTIONABLE).count():  # a call or a choice in a box
+            take_a_turn(guest, bid=False)
+    card = guest.locator(".hand.my-turn .card.playable").first
+    code = card.get_attribute("data-card")
+    box = card.bounding_box()
+    assert box is not None
+    version = int(guest.locator("#table").get_attribute("data-version") or 0)
+    guest.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    guest.mouse.down()
+    host.close()  # the host leaves: the guest's table hears of it while the card is pressed
+    guest.wait_for_function(f"Number(document.getElementById('table').dataset.version) > {version}")
+    guest.mouse.up()
+    assert answered(guest, code), f"the click on {code} was lost"
+
+
+def test_two_browsers_join_one_table_and_play_it(browser: Browser, server: str) -> None:
+    host, guest = two_players(browser, server)
     turns = {"host": 0, "guest": 0}
     deal_ends = 0
     for _ in range(MOST_TURNS * 10):  # rounds of a fifth of a second each at most

@@ -1,10 +1,12 @@
 // The home page: play now against bots, create a table for friends, join one by its code.
 import { lang, loadMessages, t, tokenKey } from "./common.js";
 
-await loadMessages();
+// The forms answer from the first moment: the messages are only needed to say what went wrong, and a
+// name typed before they arrive is kept (the one remembered fills an empty field only).
+const messages = loadMessages();
 const error = document.getElementById("home-error");
 const saved = localStorage.getItem("atout.name") || "";
-for (const input of document.querySelectorAll('input[name="name"]')) input.value = saved;
+for (const input of document.querySelectorAll('input[name="name"]')) input.value ||= saved;
 
 async function create(body, autostart) {
   error.textContent = "";
@@ -16,6 +18,7 @@ async function create(body, autostart) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
+    await messages;
     error.textContent = typeof data.detail === "string" ? data.detail : t("web.error.bad_request");
     return;
   }

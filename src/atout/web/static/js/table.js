@@ -95,6 +95,7 @@ function receive(message) {
 function setView(message) {
   state.epoch = message.epoch;
   state.version = message.version;
+  root.dataset.version = message.version;
   state.view = message.view;
   render();
 }
@@ -150,8 +151,29 @@ function playerName(seat) {
   return s.kind === "human" ? s.name : seatName(s.letter);
 }
 
+// While a finger or a button is down on the table, drawing it anew waits: the release must land on the
+// card or button that was pressed, or the browser would drop the click.
+const press = { down: false, redraw: false, timer: null };
+const PRESS_MS = 2000; // a press held longer than this no longer holds the table
+
+function releasePress() {
+  if (!press.down) return;
+  press.down = false;
+  clearTimeout(press.timer);
+  if (press.redraw) setTimeout(() => press.redraw && render()); // after the click the release makes
+}
+
+root.addEventListener("pointerdown", () => {
+  press.down = true;
+  clearTimeout(press.timer);
+  press.timer = setTimeout(releasePress, PRESS_MS);
+});
+for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, releasePress);
+
 function render() {
   if (!state.view) return;
+  press.redraw = press.down;
+  if (press.down) return;
   root.replaceChildren(statusBar(), felt());
   if (state.sheet && state.view.match) root.append(scoreSheetOverlay());
   root.classList.toggle("busy", state.pending.size > 0); // an action is on its way: nothing to press
