@@ -29,7 +29,7 @@ from typing import Protocol
 
 from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Surcoinche, Take, strain_symbol
 from atout.errors import IllegalAction
-from atout.rules import Ruleset
+from atout.rules import Ruleset, per_ruleset
 
 
 @dataclass(frozen=True)
@@ -293,14 +293,7 @@ class _Ladder:
         ]
 
 
-_LADDERS: dict[str, _Ladder] = {}
-
-
-def _bid_ladder(rules: Ruleset) -> _Ladder:
-    ladder = _LADDERS.get(rules.fingerprint)
-    if ladder is None:
-        ladder = _LADDERS[rules.fingerprint] = _Ladder(rules)
-    return ladder
+_bid_ladder = per_ruleset(_Ladder)
 
 
 class TakingAuction:

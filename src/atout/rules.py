@@ -24,12 +24,14 @@ unknown preset 'belote' (known: coinche, contree, contree-colver, classique, baz
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from atout.announcements import possible_totals
 from atout.errors import RulesError, excerpt
@@ -671,3 +673,20 @@ FORMER_PRESETS: dict[str, tuple[dict[str, Any], ...]] = {
     "deux": ({"max_bid": 160},),
     "trois": ({"max_bid": 160},),
 }
+
+
+_Built = TypeVar("_Built")
+
+
+def per_ruleset(build: Callable[[Ruleset], _Built]) -> Callable[[Ruleset], _Built]:
+    """``build`` made once per ruleset and shared: equal rulesets (one fingerprint) share the result."""
+    built: dict[str, _Built] = {}
+
+    @functools.wraps(build)
+    def shared(rules: Ruleset) -> _Built:
+        found = built.get(rules.fingerprint)
+        if found is None:
+            found = built[rules.fingerprint] = build(rules)
+        return found
+
+    return shared

@@ -48,7 +48,7 @@ from atout.actions import (
 from atout.announcements import Announcement
 from atout.deal import Deal
 from atout.errors import AtoutError
-from atout.rules import Ruleset
+from atout.rules import Ruleset, per_ruleset
 
 BELOTE = 32
 DECLARE = 40
@@ -144,15 +144,8 @@ class ActionSpace:
         return self.action(index).notation()
 
 
-_SPACES: dict[str, ActionSpace] = {}
-
-
-def action_space_of(rules: Ruleset) -> ActionSpace:
-    """The (shared) action space of a ruleset."""
-    space = _SPACES.get(rules.fingerprint)
-    if space is None:
-        space = _SPACES[rules.fingerprint] = ActionSpace(rules)
-    return space
+#: The (shared) action space of a ruleset.
+action_space_of = per_ruleset(ActionSpace)
 
 
 def belote_index(card: int) -> int:

@@ -39,7 +39,7 @@ from atout.actions import Bid, Coinche, Pass, Surcoinche, Take
 from atout.announcements import KINDS, Announcement
 from atout.envs.actions import MAX_ANNOUNCEMENTS, ruleset_bids
 from atout.observation import Observation
-from atout.rules import Ruleset
+from atout.rules import Ruleset, per_ruleset
 
 #: Scales: points of an announcement, card points of a deal, marks and scores.
 ANNOUNCEMENT_SCALE = 200.0
@@ -218,15 +218,8 @@ class Layout:
         return rows
 
 
-_LAYOUTS: dict[str, Layout] = {}
-
-
-def layout_of(rules: Ruleset) -> Layout:
-    """The (shared) layout of a ruleset."""
-    layout = _LAYOUTS.get(rules.fingerprint)
-    if layout is None:
-        layout = _LAYOUTS[rules.fingerprint] = Layout(rules)
-    return layout
+#: The (shared) layout of a ruleset.
+layout_of = per_ruleset(Layout)
 
 
 def announcement_entries(announcement: Announcement, points: int) -> list[float]:

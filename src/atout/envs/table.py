@@ -55,7 +55,7 @@ from atout.envs.encoding import (
 )
 from atout.errors import AtoutError
 from atout.match import Match
-from atout.rules import Ruleset
+from atout.rules import Ruleset, per_ruleset
 
 _T = TypeVar("_T")
 EPISODES = ("deal", "match")
@@ -125,15 +125,7 @@ class _Plan:
         self.mask_tail = bytes(space.size - DECLARE)
 
 
-_PLANS: dict[str, _Plan] = {}
-
-
-def _plan_of(rules: Ruleset) -> _Plan:
-    """The (shared) plan of a ruleset's tables."""
-    plan = _PLANS.get(rules.fingerprint)
-    if plan is None:
-        plan = _PLANS[rules.fingerprint] = _Plan(rules)
-    return plan
+_plan_of = per_ruleset(_Plan)
 
 
 def _remember(cache: dict[int, _T], key: int, value: _T) -> _T:
