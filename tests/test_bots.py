@@ -7,8 +7,9 @@ import random
 import pytest
 
 from atout import AtoutError, Deal, Ruleset
-from atout.actions import Play
+from atout.actions import PASS, Bid, Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
+from atout.bots.heuristic import contract_estimate
 from atout.bots.knowledge import Knowledge
 from atout.bots.search import SearchAgent, _Objective
 from atout.cards import Card
@@ -213,6 +214,20 @@ def test_a_search_bidder_out_of_budget_makes_the_club_players_call(budget: dict[
     assert seat is not None
     hurried = build_agent({"name": "hurried", "bidder": "search", **budget}, wall_clock=wall_clock)
     assert hurried.act(deal.observation(seat)) == build_agent("club").act(deal.observation(seat))
+
+
+def test_aggression_moves_the_search_bidders_ceiling() -> None:
+    """The search bidder bids only within 10 points of what its hand can show (the club player's
+    estimate plus ``aggression``): an opener valued 78 in diamonds bids 80, and passes when
+    ``aggression`` takes 40 off that estimate, although its samples are the same."""
+    deal = Deal.new(Ruleset.preset("coinche"), dealer=3, seed=5)
+    seat = deal.turn
+    assert seat is not None
+    spec = {"name": "s", "bidder": "search", "bid_samples": 4, "nodes_per_call": 2_000_000, "bid_make_rate": 0.5}
+    obs = deal.observation(seat)
+    assert contract_estimate(obs.hand, 2) == 78
+    assert build_agent(spec, 1).act(obs) == Bid(80, 2)
+    assert build_agent({**spec, "aggression": -40}, 1).act(obs) == PASS
 
 
 def test_a_card_searches_within_its_node_budget() -> None:

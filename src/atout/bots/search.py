@@ -228,7 +228,7 @@ class SearchAgent:
                 need = self.spec.bid_make_rate
             elif isinstance(action, Bid):
                 if action.strain not in ceilings:
-                    ceilings[action.strain] = bid_ceiling(obs, action.strain)
+                    ceilings[action.strain] = bid_ceiling(obs, action.strain, self.spec.aggression)
                 ceiling = ceilings[action.strain]
                 if not action.capot and (ceiling is None or action.value > ceiling + BID_STRETCH):
                     continue  # beyond what the hand can show: a few samples are no reason to stretch

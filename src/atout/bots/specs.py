@@ -19,7 +19,7 @@ A spec names the bidder and the card player and their budgets::
     time_per_call = 2.0           # search, interactive tables only: seconds a call may take, at most
     bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
     coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
-    aggression = 0           # heuristic: points added to its estimates when bidding
+    aggression = 0           # heuristic and search: points added to its hand's estimates when bidding
     noise = 0.0              # chance of playing a random card instead (card play only)
     seed = 0
 
