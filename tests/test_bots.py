@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from atout.actions import PASS, Bid, Play
 from atout.bots import LEVELS, build_agent, load_spec, play_deal
 from atout.bots.heuristic import contract_estimate
 from atout.bots.knowledge import Knowledge
-from atout.bots.search import SearchAgent, _Objective
+from atout.bots.search import SearchAgent, _auction_misfit, _Objective
 from atout.cards import Card
 from atout.rules import PRESETS
 from conformance import first_card
@@ -369,11 +370,12 @@ def test_a_sampling_charge_stops_a_card_after_fewer_samples() -> None:
 
 
 def test_sampling_fields_are_checked_and_left_out_of_records_at_their_default() -> None:
-    for field, bad in (("auction_tries", 0), ("auction_tries", 1001), ("nodes_per_sample", -1), ("samples", 10_001)):
+    bad_values = (("auction_tries", 0), ("auction_tries", 1001), ("nodes_per_sample", -1), ("samples", 10_001))
+    for field, bad in (*bad_values, ("misfit_scale", -1), ("misfit_scale", 1001), ("misfit_scale", "20")):
         with pytest.raises(AtoutError, match=field):
             load_spec({"name": "x", field: bad})
-    assert not {"auction_tries", "nodes_per_sample"} & set(load_spec("expert").to_dict())
-    spec = load_spec({"name": "x", "auction_tries": 1, "nodes_per_sample": 5_000})
+    assert not {"auction_tries", "nodes_per_sample", "misfit_scale"} & set(load_spec("club").to_dict())
+    spec = load_spec({"name": "x", "auction_tries": 1, "nodes_per_sample": 5_000, "misfit_scale": 12.5})
     assert load_spec(spec.to_dict()) == spec
 
 
@@ -390,3 +392,22 @@ def test_one_auction_try_draws_any_placement_the_play_allows() -> None:
         many = SearchAgent(load_spec({"name": "m", "player": "search"}), seed)
         differs += many._fit_auction(obs, know) != first
     assert differs > 0
+
+
+def test_a_misfit_scale_weighs_any_placement_by_the_calls() -> None:
+    """With ``misfit_scale`` a card's worlds are the placements the play allows, drawn as with one
+    auction try, each counting less the further its hands fall short of the others' bids."""
+    obs = first_card().observation(2)  # a defender: the taker's 80 ♥ says something of his hand
+    know = Knowledge.of(obs)
+    weights = []
+    for seed in range(20):
+        first = know.sample(random.Random(seed))
+        soft = SearchAgent(load_spec({"name": "s", "player": "search", "misfit_scale": 20.0}), seed)
+        placed, weight = soft._world(obs, know)
+        assert placed == first
+        miss = _auction_misfit(obs, placed, know.played)
+        assert weight == pytest.approx(math.exp(-miss / 20))
+        weights.append(weight)
+    assert 1.0 in weights and min(weights) < 0.5  # some placements fit the 80 ♥, some fall far short
+    hard = SearchAgent(load_spec({"name": "h", "player": "search"}), 0)
+    assert hard._world(obs, know)[1] == 1.0

@@ -2,7 +2,9 @@
 
 Card play: deals consistent with everything the seat has seen are sampled
 (:mod:`atout.bots.knowledge`), each is solved by the double-dummy solver, and each
-legal card gets the average over the samples of the deal score it leads to — the
+legal card gets the average over the samples of the deal score it leads to (each
+sample weighted by how well it fits the other players' calls when the spec has a
+``misfit_scale``; otherwise each is the best fit of ``auction_tries``) — the
 takers' and the defenders' marks under the ruleset's scoring (contract made or
 failed, coinche, capot, belote), not the raw card points. Sampling stops at
 ``samples`` deals or when the card's budget of solver nodes (``nodes_per_card``) is
@@ -27,6 +29,7 @@ turned into a node limit at the speed the agent measured on its own solves.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -170,7 +173,8 @@ class SearchAgent:
         budget = self._budget(self.spec.nodes_per_card, self.spec.time_per_card)
         count = 0
         while count < self.spec.samples and budget.fits_another():
-            deal = _snapshot(obs, self._fit_auction(obs, know))
+            placed, weight = self._world(obs, know)
+            deal = _snapshot(obs, placed)
             budget.begin_sample()
             try:
                 with self._query(budget, solver) as limit:
@@ -181,7 +185,7 @@ class SearchAgent:
             budget.end_sample()
             held = objective.held_belotes([deal.hand_mask(s) for s in range(obs.rules.players)])
             for card, value in solution.values.items():
-                totals[card] += objective(value, held)
+                totals[card] += weight * objective(value, held)
             count += 1
         self.last_search = (self.spec.nodes_per_card - budget.nodes, count)
         if not count:
@@ -307,6 +311,17 @@ class SearchAgent:
         if samples or not values:  # an empty table is not kept: the next call tries again
             self._bids = table
         return table
+
+    def _world(self, obs: Observation, know: Knowledge) -> tuple[dict[int, int], float]:
+        """A placement of the hidden cards for a card's search, and what it counts for: with a
+        ``misfit_scale``, any placement the play allows, weighted by how well it fits the other
+        players' calls (each ``misfit_scale`` points of misfit divide its weight by e); without,
+        the best fit of a few tries, counting 1."""
+        scale = self.spec.misfit_scale
+        if not scale:
+            return self._fit_auction(obs, know), 1.0
+        placed = know.sample(self.rng)
+        return placed, math.exp(-_auction_misfit(obs, placed, know.played) / scale)
 
     def _fit_auction(self, obs: Observation, know: Knowledge) -> dict[int, int]:
         """A placement of the hidden cards that the other players' calls make likely: each bid

@@ -13,6 +13,9 @@ A spec names the bidder and the card player and their budgets::
                                   # (sampling's own cost, so cheap late solves do not run long)
     auction_tries = 30            # search: placements tried for one that fits the others' calls
                                   # (1: any placement the play allows, the calls unread)
+    misfit_scale = 0.0            # search, card play: above 0, each sampled deal is any placement
+                                  # the play allows, weighted exp(-misfit / misfit_scale), the misfit
+                                  # being the points its hands fall short of the others' bids
     bid_samples = 8               # search: deals sampled to value the contracts, at most
     nodes_per_call = 20_000_000   # search: solver nodes a call may search, at most
     time_per_card = 1.0           # search, interactive tables only: seconds a card may take, at most
@@ -68,7 +71,7 @@ LEVELS = ("random", "debutant", "club", "heuristic", "expert")
 ENGINES = ("atout", "colver")
 #: Fields added since results files were first written: :meth:`BotSpec.to_dict` leaves them out
 #: at their default, so a spec's record (and a run resumed from it) stays the same.
-_ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries")
+_ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries", "misfit_scale")
 #: The largest node budget a decision may have (some minutes of search).
 MAX_NODES = 10_000_000_000
 #: The numeric fields' bounds; a field whose default is whole takes whole numbers only, and the
@@ -77,6 +80,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "samples": (1, 10_000),
     "bid_samples": (1, 10_000),
     "auction_tries": (1, 1000),
+    "misfit_scale": (0, 1000),
     "nodes_per_sample": (0, MAX_NODES),
     "nodes_per_card": (1, MAX_NODES),
     "nodes_per_call": (1, MAX_NODES),
@@ -101,6 +105,7 @@ class BotSpec:
     nodes_per_card: int = 8_000_000
     nodes_per_sample: int = 0
     auction_tries: int = 30
+    misfit_scale: float = 0.0
     bid_samples: int = 8
     nodes_per_call: int = 20_000_000
     time_per_card: float = 1.0

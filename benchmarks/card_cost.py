@@ -1,0 +1,137 @@
+"""What card-play specs cost, double dummy, on the positions of recorded games.
+
+Replays the boards of an arena results file and, at every card decision with a choice (one in
+``--every``, picked by a hash of the position), lets each spec choose a card from the seat's own
+observation. The double-dummy solver then values every legal card with the deal's real hands,
+in the marks the search bot maximises (mine minus the opponents', the contract made or failed,
+coinche, capot and belote counted, as the search bot's objective does); a card's cost is the
+best card's utility minus its own. Positions where every card is worth the same are dropped.
+
+Every spec meets the same positions, so the comparison is paired: the table gives each spec's
+mean cost per position with its 95 % interval, and its difference with the first spec, the
+interval taken over boards (positions of one board are not independent). A cheap, low-variance
+probe of card play, hundreds of positions a minute, and deterministic (node budgets, seeds drawn
+from the positions); a match decides in the end, as double-dummy costs flatter no one but are not
+marks won.
+
+    python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --every 3 --workers 2
+    python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --boards 5     # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import time
+import zlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from machine import machine_lines
+
+from atout import Deal, Phase, Ruleset
+from atout.actions import Play
+from atout.arena.run import read_results
+from atout.arena.stats import Estimate, mean_ci
+from atout.bots import build_agent, load_spec
+from atout.bots.search import _Objective  # the search bot's own objective: the utility measured
+from atout.solver import Solver
+
+Row = dict[str, Any]
+
+
+def positions(args: tuple[Ruleset, Row, list[str], int]) -> list[Row]:
+    """The costs of every spec at the sampled positions of one board."""
+    rules, record, specs, every = args
+    solver = Solver(rules)
+    rows = []
+    for number, play in enumerate(record["plays"]):
+        if play["facts"] is None:
+            continue
+        deal = Deal.new(rules, dealer=record["dealer"], seed=record["seed"])
+        for k, note in enumerate(play["actions"].split()):
+            seat = deal.turn
+            assert seat is not None
+            salt = zlib.crc32(f"{record['board']}/{number}/{k}".encode())
+            if deal.phase is Phase.PLAY and not deal.must_declare and salt % every == 0:
+                row = _costs(deal, seat, specs, salt, solver)
+                if row is not None:
+                    rows.append({"board": record["board"], **row})
+            deal.apply(note, seat)
+    return rows
+
+
+def _costs(deal: Deal, seat: int, specs: list[str], salt: int, solver: Solver) -> Row | None:
+    obs = deal.observation(seat)
+    if len({a.card for a in obs.legal_actions() if isinstance(a, Play)}) < 2:
+        return None
+    objective = _Objective(obs)
+    held = objective.held_belotes([deal.hand_mask(s) for s in range(deal.rules.players)])
+    utility = {card: objective(value, held) for card, value in solver.solve(deal.copy()).values.items()}
+    best = max(utility.values())
+    if best == min(utility.values()):
+        return None
+    row: Row = {}
+    for spec in specs:
+        began = time.process_time()
+        action = build_agent(spec, seed=salt).act(obs)
+        row[f"s:{spec}"] = time.process_time() - began
+        assert isinstance(action, Play)
+        row[spec] = best - utility[action.card]
+    return row
+
+
+def report(rows: list[Row], specs: list[str]) -> list[str]:
+    boards = sorted({r["board"] for r in rows})
+    per_board = len(rows) / len(boards)
+    names = {spec: load_spec(spec).name for spec in specs}
+    lines = [
+        f"{len(rows)} positions with a choice that matters, from {len(boards)} boards",
+        "",
+        f"| spec | mean cost [95 % CI] | minus {names[specs[0]]} [95 % CI] | processor s: mean | max |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for spec in specs:
+        cost = mean_ci([r[spec] for r in rows])
+        diff: dict[int, float] = defaultdict(float)
+        for r in rows:
+            diff[r["board"]] += (r[spec] - r[specs[0]]) / per_board
+        paired = "—" if spec == specs[0] else _interval(mean_ci([diff[b] for b in boards]))
+        seconds = [r[f"s:{spec}"] for r in rows]
+        lines.append(
+            f"| {names[spec]} | {_interval(cost)} | {paired} | {statistics.mean(seconds):.3f} | {max(seconds):.2f} |"
+        )
+    return lines
+
+
+def _interval(estimate: Estimate) -> str:
+    return f"{estimate.mean:+.2f} [{estimate.low:+.2f}, {estimate.high:+.2f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", type=Path, help="an arena results file (JSON lines)")
+    parser.add_argument("specs", nargs="+", help="levels or spec files; the first is the reference")
+    parser.add_argument("--every", type=int, default=3, help="one card decision in EVERY (default 3)")
+    parser.add_argument("--boards", type=int, default=0, help="only the first BOARDS boards (default: all)")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    records = read_results(args.results)
+    rules = Ruleset.from_dict(records[0]["rules"])
+    for spec in args.specs:
+        load_spec(spec)  # a bad spec stops here, before any work
+    boards = [r for r in records if r.get("type") == "board"][: args.boards or None]
+    jobs = [(rules, r, args.specs, args.every) for r in boards]
+    with multiprocessing.Pool(args.workers) as pool:
+        rows = [row for board in pool.imap(positions, jobs) for row in board]
+    print(f"Double-dummy cost of card play on {args.results.name} ({rules.name}), one decision in {args.every}")
+    print()
+    print("\n".join(machine_lines()))
+    print()
+    print("\n".join(report(rows, args.specs)))
+
+
+if __name__ == "__main__":
+    main()
