@@ -35,14 +35,14 @@ from atout import Deal, Phase, Ruleset
 from atout.actions import Play
 from atout.arena.run import read_results
 from atout.arena.stats import Estimate, mean_ci
-from atout.bots import build_agent, load_spec
+from atout.bots import BotSpec, build_agent, load_spec
 from atout.bots.search import _Objective  # the search bot's own objective: the utility measured
 from atout.solver import Solver
 
 Row = dict[str, Any]
 
 
-def positions(args: tuple[Ruleset, Row, list[str], int]) -> list[Row]:
+def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
     """The costs of every spec at the sampled positions of one board."""
     rules, record, specs, every = args
     solver = Solver(rules)
@@ -63,13 +63,13 @@ def positions(args: tuple[Ruleset, Row, list[str], int]) -> list[Row]:
     return rows
 
 
-def _costs(deal: Deal, seat: int, specs: list[str], salt: int, solver: Solver) -> Row | None:
+def _costs(deal: Deal, seat: int, specs: list[BotSpec], salt: int, solver: Solver) -> Row | None:
     obs = deal.observation(seat)
     if len({a.card for a in obs.legal_actions() if isinstance(a, Play)}) < 2:
         return None
     objective = _Objective(obs)
     held = objective.held_belotes([deal.hand_mask(s) for s in range(deal.rules.players)])
-    utility = {card: objective(value, held) for card, value in solver.solve(deal.copy()).values.items()}
+    utility = {card: objective(value, held) for card, value in solver.solve(deal).values.items()}
     best = max(utility.values())
     if best == min(utility.values()):
         return None
@@ -77,32 +77,29 @@ def _costs(deal: Deal, seat: int, specs: list[str], salt: int, solver: Solver) -
     for spec in specs:
         began = time.process_time()
         action = build_agent(spec, seed=salt).act(obs)
-        row[f"s:{spec}"] = time.process_time() - began
+        row[f"s:{spec.name}"] = time.process_time() - began
         assert isinstance(action, Play)
-        row[spec] = best - utility[action.card]
+        row[spec.name] = best - utility[action.card]
     return row
 
 
-def report(rows: list[Row], specs: list[str]) -> list[str]:
+def report(rows: list[Row], names: list[str]) -> list[str]:
     boards = sorted({r["board"] for r in rows})
     per_board = len(rows) / len(boards)
-    names = {spec: load_spec(spec).name for spec in specs}
     lines = [
         f"{len(rows)} positions with a choice that matters, from {len(boards)} boards",
         "",
-        f"| spec | mean cost [95 % CI] | minus {names[specs[0]]} [95 % CI] | processor s: mean | max |",
+        f"| spec | mean cost [95 % CI] | minus {names[0]} [95 % CI] | processor s: mean | max |",
         "|---|---:|---:|---:|---:|",
     ]
-    for spec in specs:
-        cost = mean_ci([r[spec] for r in rows])
+    for name in names:
+        cost = mean_ci([r[name] for r in rows])
         diff: dict[int, float] = defaultdict(float)
         for r in rows:
-            diff[r["board"]] += (r[spec] - r[specs[0]]) / per_board
-        paired = "—" if spec == specs[0] else _interval(mean_ci([diff[b] for b in boards]))
-        seconds = [r[f"s:{spec}"] for r in rows]
-        lines.append(
-            f"| {names[spec]} | {_interval(cost)} | {paired} | {statistics.mean(seconds):.3f} | {max(seconds):.2f} |"
-        )
+            diff[r["board"]] += (r[name] - r[names[0]]) / per_board
+        paired = "—" if name == names[0] else _interval(mean_ci([diff[b] for b in boards]))
+        seconds = [r[f"s:{name}"] for r in rows]
+        lines.append(f"| {name} | {_interval(cost)} | {paired} | {statistics.mean(seconds):.3f} | {max(seconds):.2f} |")
     return lines
 
 
@@ -120,17 +117,19 @@ def main() -> None:
     args = parser.parse_args()
     records = read_results(args.results)
     rules = Ruleset.from_dict(records[0]["rules"])
-    for spec in args.specs:
-        load_spec(spec)  # a bad spec stops here, before any work
+    specs = [load_spec(spec) for spec in args.specs]  # a bad spec stops here, before any work
+    names = [spec.name for spec in specs]
+    if len(set(names)) < len(names):
+        parser.error(f"the specs' names must differ: {', '.join(names)}")
     boards = [r for r in records if r.get("type") == "board"][: args.boards or None]
-    jobs = [(rules, r, args.specs, args.every) for r in boards]
+    jobs = [(rules, r, specs, args.every) for r in boards]
     with multiprocessing.Pool(args.workers) as pool:
         rows = [row for board in pool.imap(positions, jobs) for row in board]
     print(f"Double-dummy cost of card play on {args.results.name} ({rules.name}), one decision in {args.every}")
     print()
     print("\n".join(machine_lines()))
     print()
-    print("\n".join(report(rows, args.specs)))
+    print("\n".join(report(rows, names)))
 
 
 if __name__ == "__main__":
