@@ -14,8 +14,14 @@ probe of card play, hundreds of positions a minute, and deterministic (node budg
 from the positions); a match decides in the end, as double-dummy costs flatter no one but are not
 marks won.
 
+With ``--recorded`` and no spec, the cards valued are those the two bots of the file played: the
+marks a deal each bot's cards cost it, A's minus B's over the boards, and the mean cost of a
+position by role (the taker's side, the defence). In duplicate each bot held every hand of a board once, so that
+difference compares their card play on the same cards (within the contracts each table reached).
+
     python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --every 3 --workers 2
     python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --boards 5     # a quick look
+    python benchmarks/card_cost.py RESULTS.jsonl --recorded --every 1 --workers 2
 """
 
 from __future__ import annotations
@@ -32,18 +38,20 @@ from typing import Any
 from machine import machine_lines
 
 from atout import Deal, Phase, Ruleset
-from atout.actions import Play
+from atout.actions import Play, parse_action
 from atout.arena.run import read_results
 from atout.arena.stats import Estimate, mean_ci
 from atout.bots import BotSpec, build_agent, load_spec
 from atout.bots.search import _Objective  # the search bot's own objective: the utility measured
+from atout.observation import Observation
 from atout.solver import Solver
 
 Row = dict[str, Any]
 
 
 def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
-    """The costs of every spec at the sampled positions of one board."""
+    """The costs of every spec (of the card played, without specs) at the sampled positions of
+    one board."""
     rules, record, specs, every = args
     solver = Solver(rules)
     rows = []
@@ -56,23 +64,45 @@ def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
             assert seat is not None
             salt = zlib.crc32(f"{record['board']}/{number}/{k}".encode())
             if deal.phase is Phase.PLAY and not deal.must_declare and salt % every == 0:
-                row = _costs(deal, seat, specs, salt, solver)
-                if row is not None:
+                utility = _utilities(deal, seat, solver)
+                if utility is not None:
+                    if specs:
+                        row = _costs(deal.observation(seat), utility, specs, salt)
+                    else:
+                        row = _recorded_cost(deal, seat, note, play["a_seats"], utility)
                     rows.append({"board": record["board"], **row})
             deal.apply(note, seat)
     return rows
 
 
-def _costs(deal: Deal, seat: int, specs: list[BotSpec], salt: int, solver: Solver) -> Row | None:
+def _utilities(deal: Deal, seat: int, solver: Solver) -> dict[int, float] | None:
+    """The search bot's utility of each legal card for ``seat``, with the real hands; None when
+    there is no choice or every card is worth the same."""
     obs = deal.observation(seat)
     if len({a.card for a in obs.legal_actions() if isinstance(a, Play)}) < 2:
         return None
     objective = _Objective(obs)
     held = objective.held_belotes([deal.hand_mask(s) for s in range(deal.rules.players)])
     utility = {card: objective(value, held) for card, value in solver.solve(deal).values.items()}
+    return None if max(utility.values()) == min(utility.values()) else utility
+
+
+def _recorded_cost(deal: Deal, seat: int, note: str, a_seats: list[int], utility: dict[int, float]) -> Row:
+    """What the card played at this position cost, who played it and in which role."""
+    action = parse_action(note)
+    assert isinstance(action, Play)
+    contract = deal.contract
+    assert contract is not None
+    taking = deal.rules.side_of(seat) == deal.rules.side_of(contract.taker)
+    return {
+        "bot": "a" if seat in a_seats else "b",
+        "role": "taker" if taking else "defence",
+        "cost": max(utility.values()) - utility[action.card],
+    }
+
+
+def _costs(obs: Observation, utility: dict[int, float], specs: list[BotSpec], salt: int) -> Row:
     best = max(utility.values())
-    if best == min(utility.values()):
-        return None
     row: Row = {}
     for spec in specs:
         began = time.process_time()
@@ -103,6 +133,29 @@ def report(rows: list[Row], names: list[str]) -> list[str]:
     return lines
 
 
+def recorded_report(rows: list[Row], boards: list[int]) -> list[str]:
+    """Marks a deal the two bots' own cards cost them, A's minus B's over the boards, and the mean
+    cost of a position by role (each bot takes a different share of the contracts, so roles
+    compare by position; those intervals take positions as independent, which they nearly are)."""
+    lines = [
+        f"{len(rows)} positions with a choice that matters, from {len(boards)} boards (two deals each)",
+        "",
+        "| cards of | marks a deal lost [95 % CI] | a position of the taker's side | a position in defence |",
+        "|---|---:|---:|---:|",
+    ]
+    lost: dict[str, dict[int, float]] = {bot: dict.fromkeys(boards, 0.0) for bot in ("a", "b")}
+    for r in rows:
+        lost[r["bot"]][r["board"]] += r["cost"] / 2
+    for bot in ("a", "b"):
+        cells = [_interval(mean_ci(list(lost[bot].values())))]
+        for role in ("taker", "defence"):
+            cells.append(_interval(mean_ci([r["cost"] for r in rows if r["bot"] == bot and r["role"] == role])))
+        lines.append(f"| {bot.upper()} | {' | '.join(cells)} |")
+    difference = _interval(mean_ci([lost["a"][b] - lost["b"][b] for b in boards]))
+    lines.append(f"| A minus B | {difference} | | |")
+    return lines
+
+
 def _interval(estimate: Estimate) -> str:
     return f"{estimate.mean:+.2f} [{estimate.low:+.2f}, {estimate.high:+.2f}]"
 
@@ -110,11 +163,14 @@ def _interval(estimate: Estimate) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, help="an arena results file (JSON lines)")
-    parser.add_argument("specs", nargs="+", help="levels or spec files; the first is the reference")
+    parser.add_argument("specs", nargs="*", help="levels or spec files; the first is the reference")
+    parser.add_argument("--recorded", action="store_true", help="value the cards the file's bots played")
     parser.add_argument("--every", type=int, default=3, help="one card decision in EVERY (default 3)")
     parser.add_argument("--boards", type=int, default=0, help="only the first BOARDS boards (default: all)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if args.recorded == bool(args.specs):
+        parser.error("give specs to compare, or --recorded (and no spec)")
     records = read_results(args.results)
     rules = Ruleset.from_dict(records[0]["rules"])
     specs = [load_spec(spec) for spec in args.specs]  # a bad spec stops here, before any work
@@ -129,7 +185,13 @@ def main() -> None:
     print()
     print("\n".join(machine_lines()))
     print()
-    print("\n".join(report(rows, names)))
+    if specs:
+        print("\n".join(report(rows, names)))
+    else:
+        heads = {side: records[0][side]["name"] for side in ("a", "b")}
+        print(f"A: {heads['a']}, B: {heads['b']}")
+        print()
+        print("\n".join(recorded_report(rows, [r["board"] for r in boards])))
 
 
 if __name__ == "__main__":
