@@ -341,9 +341,15 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     estimates = run.a.estimates()
     assert estimates["taking_share"].mean + estimates["defending_share"].mean == pytest.approx(result.diff.mean)
     assert run.a.coinches_won + run.a.coinches_lost == run.b.coinched_won + run.b.coinched_lost
+    # The boards one side took in both seatings count for it, with its points per deal on them.
+    taken_by = {board.index: {play.takers for play in board.plays} for board in result.boards}
+    assert sorted(run.a.both) == sorted(b.diff for b in result.boards if taken_by[b.index] == {"a"})
+    assert sorted(run.b.both) == sorted(-b.diff for b in result.boards if taken_by[b.index] == {"b"})
+    assert run.b.both  # random bids every deal: it took both seatings of some boards
     assert main(["arena", "--lang", "en", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text
+    assert f"boards taken in both seatings: points per deal  {estimates['both']}" in text
     assert main(["arena", "--lang", "fr", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text

@@ -11,7 +11,9 @@ Two views of the net marks: *per deal taken* (or defended), the mean over those 
 *share of the difference*, each board's net marks on the deals the bot took (or defended) divided
 by the board's plays, whose mean over the boards adds up, taking plus defending, to the run's
 points per deal (its interval is over the boards, which are independent; the deals of one board
-are not, so the per-deal intervals are a little narrow).
+are not, so the per-deal intervals are a little narrow). And the boards a bot's side took in every
+seating, whichever hands it held, with its points per deal on them: who wins the auctions both
+sides want.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class BotReport:
     #: Each board's share of the difference from the deals it took, and from those it defended.
     taking_share: list[float] = field(default_factory=list)
     defending_share: list[float] = field(default_factory=list)
+    #: A board's points per deal for the bot, on the boards its side took in every seating (the
+    #: same hands taking whoever held them: who wins the competitive auctions).
+    both: list[float] = field(default_factory=list)
 
     @property
     def mean_bid(self) -> float:
@@ -73,6 +78,7 @@ class BotReport:
             "defending": mean_ci(self.defending),
             "taking_share": mean_ci(self.taking_share),
             "defending_share": mean_ci(self.defending_share),
+            "both": mean_ci(self.both),
         }
 
 
@@ -143,6 +149,9 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
                 _count(rules, bot, play, outcome, taking=role == takers)
         for (role, part), value in shares.items():
             getattr(bots[role], part + "_share").append(value)
+        sides = {play.takers for play in board.plays}
+        if len(sides) == 1 and (side := sides.pop()) is not None:
+            bots[side].both.append(board.diff if side == "a" else -board.diff)
     diff = mean_ci([board.diff for board in boards])
     bidder, player = (header[role]["name"] if header.get(role) else None for role in ("bidder", "player"))
     seed = int(header.get("seed", 0))
@@ -228,7 +237,7 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
         lines = [title, f"{summary}{run.diff}", tr("arena.report.legend", lang)]
         rows = [("", run.a.name, run.b.name)]
         est = {bot.role: bot.estimates() for bot in (run.a, run.b)}
-        for key in ("taking", "defending", "taking_share", "defending_share"):
+        for key in ("taking", "defending", "taking_share", "defending_share", "both"):
             rows.append((tr(f"arena.report.{key}", lang), str(est["a"][key]), str(est["b"][key])))
         counts: list[tuple[str, Callable[[BotReport], str]]] = [
             ("taken", lambda b: str(b.taken)),
@@ -247,7 +256,9 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
     names = {run.rules.fingerprint: run.rules.name for run in reports}
     for fingerprint, rated in ratings(reports).items():
         lines = [tr("arena.report.elo", lang, rules=names[fingerprint], fingerprint=fingerprint)]
-        lines.extend(f"  {name:<12} {rating:.1f}" for name, rating in sorted(rated.items(), key=lambda item: -item[1]))
+        longest = max(len(name) for name in rated)
+        ranked = sorted(rated.items(), key=lambda item: -item[1])
+        lines.extend(f"  {name:<{longest}}  {rating:.1f}" for name, rating in ranked)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else tr("arena.report.empty", lang) + "\n"
 
