@@ -9,10 +9,12 @@ best card's utility minus its own. Positions where every card is worth the same 
 
 Every spec meets the same positions, so the comparison is paired: the table gives each spec's
 mean cost per position with its 95 % interval, and its difference with the first spec, the
-interval taken over boards (positions of one board are not independent). A cheap, low-variance
-probe of card play, hundreds of positions a minute, and deterministic (node budgets, seeds drawn
-from the positions); a match decides in the end, as double-dummy costs flatter no one but are not
-marks won.
+interval taken over boards (positions of one board are not independent); a second table splits
+the same positions by role (the taker's side, the defence). A cheap, low-variance probe of card
+play, hundreds of positions a minute, and deterministic (node budgets, seeds drawn from the
+positions); a match decides in the end, as double-dummy costs flatter no one but are not marks
+won. A peer engine's bot is a spec like any other, so its cards are compared on the same
+positions too.
 
 With ``--recorded`` and no spec, the cards valued are those the two bots of the file played: the
 marks a deal each bot's cards cost it, A's minus B's over the boards, and the mean cost of a
@@ -70,7 +72,7 @@ def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
                         row = _costs(deal.observation(seat), utility, specs, salt)
                     else:
                         row = _recorded_cost(deal, seat, note, play["a_seats"], utility)
-                    rows.append({"board": record["board"], **row})
+                    rows.append({"board": record["board"], "role": _role(deal, seat), **row})
             deal.apply(note, seat)
     return rows
 
@@ -91,14 +93,14 @@ def _recorded_cost(deal: Deal, seat: int, note: str, a_seats: list[int], utility
     """What the card played at this position cost, who played it and in which role."""
     action = parse_action(note)
     assert isinstance(action, Play)
+    return {"bot": "a" if seat in a_seats else "b", "cost": max(utility.values()) - utility[action.card]}
+
+
+def _role(deal: Deal, seat: int) -> str:
+    """Whether ``seat`` plays on the taker's side or in defence."""
     contract = deal.contract
     assert contract is not None
-    taking = deal.rules.side_of(seat) == deal.rules.side_of(contract.taker)
-    return {
-        "bot": "a" if seat in a_seats else "b",
-        "role": "taker" if taking else "defence",
-        "cost": max(utility.values()) - utility[action.card],
-    }
+    return "taker" if deal.rules.side_of(seat) == deal.rules.side_of(contract.taker) else "defence"
 
 
 def _costs(obs: Observation, utility: dict[int, float], specs: list[BotSpec], salt: int) -> Row:
@@ -114,8 +116,9 @@ def _costs(obs: Observation, utility: dict[int, float], specs: list[BotSpec], sa
 
 
 def report(rows: list[Row], names: list[str]) -> list[str]:
+    """Each spec's mean cost a position, and minus the first spec's (paired, over boards), on
+    every position and then by role (the same positions for every spec, so roles compare here)."""
     boards = sorted({r["board"] for r in rows})
-    per_board = len(rows) / len(boards)
     lines = [
         f"{len(rows)} positions with a choice that matters, from {len(boards)} boards",
         "",
@@ -123,14 +126,32 @@ def report(rows: list[Row], names: list[str]) -> list[str]:
         "|---|---:|---:|---:|---:|",
     ]
     for name in names:
-        cost = mean_ci([r[name] for r in rows])
-        diff: dict[int, float] = defaultdict(float)
-        for r in rows:
-            diff[r["board"]] += (r[name] - r[names[0]]) / per_board
-        paired = "—" if name == names[0] else _interval(mean_ci([diff[b] for b in boards]))
         seconds = [r[f"s:{name}"] for r in rows]
-        lines.append(f"| {name} | {_interval(cost)} | {paired} | {statistics.mean(seconds):.3f} | {max(seconds):.2f} |")
+        cost, paired = _paired(rows, name, names[0])
+        lines.append(f"| {name} | {cost} | {paired} | {statistics.mean(seconds):.3f} | {max(seconds):.2f} |")
+    lines += ["", f"| spec | taker's side [95 % CI] | minus {names[0]} | in defence [95 % CI] | minus {names[0]} |"]
+    lines.append("|---|---:|---:|---:|---:|")
+    taker = [r for r in rows if r["role"] == "taker"]
+    defence = [r for r in rows if r["role"] == "defence"]
+    for name in names:
+        cells = [*_paired(taker, name, names[0]), *_paired(defence, name, names[0])]
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    lines.append(f"({len(taker)} positions of the taker's side, {len(defence)} in defence)")
     return lines
+
+
+def _paired(rows: list[Row], name: str, reference: str) -> tuple[str, str]:
+    """The mean cost of ``name`` over ``rows``, and its difference with ``reference``'s averaged
+    within each board first (positions of one board are not independent)."""
+    if not rows:
+        return "—", "—"
+    boards = sorted({r["board"] for r in rows})
+    per_board = len(rows) / len(boards)
+    diff: dict[int, float] = defaultdict(float)
+    for r in rows:
+        diff[r["board"]] += (r[name] - r[reference]) / per_board
+    paired = "—" if name == reference else _interval(mean_ci([diff[b] for b in boards]))
+    return _interval(mean_ci([r[name] for r in rows])), paired
 
 
 def recorded_report(rows: list[Row], boards: list[int]) -> list[str]:
