@@ -45,6 +45,7 @@ from atout.arena.run import read_results
 from atout.arena.stats import Estimate, mean_ci
 from atout.bots import BotSpec, build_agent, load_spec
 from atout.bots.search import _Objective  # the search bot's own objective: the utility measured
+from atout.cards import Card
 from atout.observation import Observation
 from atout.solver import Solver
 
@@ -77,7 +78,7 @@ def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
     return rows
 
 
-def _utilities(deal: Deal, seat: int, solver: Solver) -> dict[int, float] | None:
+def _utilities(deal: Deal, seat: int, solver: Solver) -> dict[Card, float] | None:
     """The search bot's utility of each legal card for ``seat``, with the real hands; None when
     there is no choice or every card is worth the same."""
     obs = deal.observation(seat)
@@ -89,7 +90,7 @@ def _utilities(deal: Deal, seat: int, solver: Solver) -> dict[int, float] | None
     return None if max(utility.values()) == min(utility.values()) else utility
 
 
-def _recorded_cost(deal: Deal, seat: int, note: str, a_seats: list[int], utility: dict[int, float]) -> Row:
+def _recorded_cost(deal: Deal, seat: int, note: str, a_seats: list[int], utility: dict[Card, float]) -> Row:
     """What the card played at this position cost, who played it and in which role."""
     action = parse_action(note)
     assert isinstance(action, Play)
@@ -103,7 +104,7 @@ def _role(deal: Deal, seat: int) -> str:
     return "taker" if deal.rules.side_of(seat) == deal.rules.side_of(contract.taker) else "defence"
 
 
-def _costs(obs: Observation, utility: dict[int, float], specs: list[BotSpec], salt: int) -> Row:
+def _costs(obs: Observation, utility: dict[Card, float], specs: list[BotSpec], salt: int) -> Row:
     best = max(utility.values())
     row: Row = {}
     for spec in specs:
