@@ -10,16 +10,17 @@ best card's utility minus its own. Positions where every card is worth the same 
 Every spec meets the same positions, so the comparison is paired: the table gives each spec's
 mean cost per position with its 95 % interval, and its difference with the first spec, the
 interval taken over boards (positions of one board are not independent); a second table splits
-the same positions by role (the taker's side, the defence). A cheap, low-variance probe of card
-play, hundreds of positions a minute, and deterministic (node budgets, seeds drawn from the
-positions); a match decides in the end, as double-dummy costs flatter no one but are not marks
-won. A peer engine's bot is a spec like any other, so its cards are compared on the same
-positions too.
+the same positions by role (the taker's side, the defence), a third by trick. A cheap,
+low-variance probe of card play, hundreds of positions a minute, and deterministic (node
+budgets, seeds drawn from the positions); a match decides in the end, as double-dummy costs
+flatter no one but are not marks won. A peer engine's bot is a spec like any other, so its cards
+are compared on the same positions too.
 
 With ``--recorded`` and no spec, the cards valued are those the two bots of the file played: the
 marks a deal each bot's cards cost it, A's minus B's over the boards, and the mean cost of a
-position by role (the taker's side, the defence). In duplicate each bot held every hand of a board once, so that
-difference compares their card play on the same cards (within the contracts each table reached).
+position by role (the taker's side, the defence) and by trick. In duplicate each bot held every
+hand of a board once, so that difference compares their card play on the same cards (within the
+contracts each table reached).
 
     python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --every 3 --workers 2
     python benchmarks/card_cost.py RESULTS.jsonl old.toml expert --boards 5     # a quick look
@@ -73,7 +74,9 @@ def positions(args: tuple[Ruleset, Row, list[BotSpec], int]) -> list[Row]:
                         row = _costs(deal.observation(seat), utility, specs, salt)
                     else:
                         row = _recorded_cost(deal, seat, note, play["a_seats"], utility)
-                    rows.append({"board": record["board"], "role": _role(deal, seat), **row})
+                    rows.append(
+                        {"board": record["board"], "role": _role(deal, seat), "trick": deal.trick_number + 1, **row}
+                    )
             deal.apply(note, seat)
     return rows
 
@@ -138,6 +141,21 @@ def report(rows: list[Row], names: list[str]) -> list[str]:
         cells = [*_paired(taker, name, names[0]), *_paired(defence, name, names[0])]
         lines.append(f"| {name} | {' | '.join(cells)} |")
     lines.append(f"({len(taker)} positions of the taker's side, {len(defence)} in defence)")
+    return [*lines, "", *by_trick({name: [(r["trick"], r[name]) for r in rows] for name in names})]
+
+
+def by_trick(costs: dict[str, list[tuple[int, float]]]) -> list[str]:
+    """The mean cost of a position at each trick, for each spec (or recorded bot) of ``costs``
+    (its positions as pairs of trick and cost): where in the deal the marks are lost."""
+    names = list(costs)
+    tricks = sorted({trick for pairs in costs.values() for trick, _ in pairs})
+    lines = [f"| trick | {' | '.join(names)} |", "|---:|" + "---:|" * len(names)]
+    for trick in tricks:
+        cells = []
+        for name in names:
+            at = [cost for t, cost in costs[name] if t == trick]
+            cells.append(f"{statistics.mean(at):.1f} ({len(at)})" if at else "—")
+        lines.append(f"| {trick} | {' | '.join(cells)} |")
     return lines
 
 
@@ -175,7 +193,8 @@ def recorded_report(rows: list[Row], boards: list[int]) -> list[str]:
         lines.append(f"| {bot.upper()} | {' | '.join(cells)} |")
     difference = _interval(mean_ci([lost["a"][b] - lost["b"][b] for b in boards]))
     lines.append(f"| A minus B | {difference} | | |")
-    return lines
+    costs = {bot.upper(): [(r["trick"], r["cost"]) for r in rows if r["bot"] == bot] for bot in ("a", "b")}
+    return [*lines, "", *by_trick(costs)]
 
 
 def _interval(estimate: Estimate) -> str:
