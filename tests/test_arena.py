@@ -17,6 +17,7 @@ from atout import AtoutError, Deal, Ruleset
 from atout.actions import Declare, Play, parse_action
 from atout.arena import (
     elo,
+    format_report,
     mean_ci,
     ratings,
     read_results,
@@ -381,3 +382,30 @@ def test_the_report_rates_every_pair_of_several_files(tmp_path: Path, capsys: py
     title = f"Elo ratings from the boards won, every pair above of deux [{rules.fingerprint}]:"
     rated = text[text.index(title) + len(title) :].split()
     assert rated[::2] == ["club", "debutant", "random"]  # from the strongest
+
+
+def test_the_report_says_how_many_cores_each_bot_had_while_deciding() -> None:
+    """Each play records the processor seconds of each bot's decisions (a clock-bound bot searches less
+    when other work takes its cores); the report divides their sum by the decisions' seconds, and shows
+    a dash for files recorded before."""
+    out = io.StringIO()
+    run_pair(Ruleset.preset("deux"), CLUB, RANDOM, 2, seed=3, workers=1, out=out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    for record in records[1:-1]:
+        board = Board.from_dict(record)
+        assert Board.from_dict(board.to_dict()) == board
+        assert all(set(play.processor) == {"a", "b"} and min(play.processor.values()) >= 0 for play in board.plays)
+        for play in record["plays"]:  # known figures: A had two cores, B one
+            play["seconds"] = {"a": [0.25, 0.25], "b": [0.5]}
+            play["processor"] = {"a": 1.0, "b": 0.5}
+    (run,) = report(records)
+    assert run.a.cores == pytest.approx(2.0) and run.b.cores == pytest.approx(1.0)
+    row = next(line for line in format_report([run], "en").splitlines() if "cores while deciding" in line)
+    assert row.split()[-2:] == ["2.00", "1.00"]
+    for record in records[1:-1]:
+        for play in record["plays"]:
+            del play["processor"]
+    (older,) = report(records)
+    assert older.a.cores is None and older.b.cores is None
+    row = next(line for line in format_report([older], "fr").splitlines() if "cœurs pendant ses décisions" in line)
+    assert row.split()[-2:] == ["—", "—"]

@@ -33,8 +33,11 @@ from atout.scoring import DealFacts
 @dataclass
 class Orientation:
     """One play of a board: the seats bot A held, the marks by side, the facts, the seconds
-    each decision took for bot ``"a"`` and bot ``"b"``, every action in its notation, and the
-    outcome (``made``, ``chute``, ``litige``, or ``passed`` when nobody bid)."""
+    each decision took for bot ``"a"`` and bot ``"b"``, every action in its notation, the
+    outcome (``made``, ``chute``, ``litige``, or ``passed`` when nobody bid), and the processor
+    seconds (every thread of the process) each bot's decisions took in all: against their
+    seconds, the cores a bot had while it decided (a clock-bound bot searches less when other
+    work takes its cores)."""
 
     a_seats: tuple[int, ...]
     marks: dict[int, int]
@@ -44,6 +47,7 @@ class Orientation:
     seconds: dict[str, list[float]] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     outcome: str = ""
+    processor: dict[str, float] = field(default_factory=dict)
 
     @property
     def takers(self) -> str | None:
@@ -83,6 +87,7 @@ class Board:
                     "seconds": {name: [round(x, 6) for x in xs] for name, xs in p.seconds.items()},
                     "actions": " ".join(p.actions),
                     "outcome": p.outcome,
+                    "processor": {name: round(x, 6) for name, x in p.processor.items()},
                     "takers": p.takers,
                     "contract": p.facts.contract.label("en") if p.facts else None,
                 }
@@ -103,6 +108,7 @@ class Board:
                 {name: list(xs) for name, xs in p["seconds"].items()},
                 p.get("actions", "").split(),
                 p.get("outcome", ""),
+                {name: float(x) for name, x in p.get("processor", {}).items()},
             )
             for p in data["plays"]
         ]
@@ -145,12 +151,15 @@ def play_board(
             agents.append(agent)
         deal = Deal.new(rules, dealer=dealer, seed=seed)
         seconds: dict[str, list[float]] = {"a": [], "b": []}
+        processor = {"a": 0.0, "b": 0.0}
         actions = []
         while deal.turn is not None:
             seat = deal.turn
-            start = time.perf_counter()
+            bot = "a" if seat in a_seats else "b"
+            start, start_processor = time.perf_counter(), time.process_time()
             action = agents[seat].act(deal.observation(seat))
-            seconds["a" if seat in a_seats else "b"].append(time.perf_counter() - start)
+            seconds[bot].append(time.perf_counter() - start)
+            processor[bot] += time.process_time() - start_processor
             deal.apply(action, seat)
             actions.append(action.notation())
         assert deal.result is not None
@@ -161,5 +170,7 @@ def play_board(
         b_marks = sum(marks.get(s, 0) for s in b_sides) / len(b_sides)
         score = deal.result.score
         outcome = score.outcome if score is not None else "passed"
-        plays.append(Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds, actions, outcome))
+        plays.append(
+            Orientation(a_seats, dict(marks), a_marks, b_marks, deal.result.facts, seconds, actions, outcome, processor)
+        )
     return Board(index, seed, dealer, plays)

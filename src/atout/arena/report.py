@@ -66,10 +66,28 @@ class BotReport:
     #: A board's points per deal for the bot, on the boards its side took in every seating (the
     #: same hands taking whoever held them: who wins the competitive auctions).
     both: list[float] = field(default_factory=list)
+    #: Seconds its decisions took, and their processor seconds (every thread), where recorded.
+    seconds: float = 0.0
+    processor: float = 0.0
 
     @property
     def mean_bid(self) -> float:
         return self.bid_total / self.bids if self.bids else 0.0
+
+    @property
+    def cores(self) -> float | None:
+        """The cores it had while deciding (processor seconds over seconds), or None if not recorded.
+
+        A bot whose search is bounded by a clock (colver's) needs its cores to itself: below what it
+        uses on an idle machine, other work took part of them and it played weaker than it can.
+
+        >>> bot = BotReport("colver", "b", seconds=10.0, processor=19.2)
+        >>> bot.cores
+        1.92
+        >>> BotReport("expert", "a").cores is None
+        True
+        """
+        return self.processor / self.seconds if self.seconds > 0 and self.processor > 0 else None
 
     def estimates(self) -> dict[str, Estimate]:
         """Net marks per deal taken and defended, and their shares of the points per deal."""
@@ -135,6 +153,10 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
         shares = {(role, part): 0.0 for role in bots for part in ("taking", "defending")}
         for play in board.plays:
             deals += 1
+            for role, bot in bots.items():
+                if role in play.processor:
+                    bot.seconds += sum(play.seconds.get(role, []))
+                    bot.processor += play.processor[role]
             if play.facts is None:
                 passed += 1
                 continue
@@ -248,6 +270,7 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
             ("surcoinched", lambda b: f"{b.surcoinches_won} / {b.surcoinches_lost}"),
             ("coinches", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
             ("capots", lambda b: str(b.capots)),
+            ("cores", lambda b: "—" if b.cores is None else f"{b.cores:.2f}"),
         ]
         rows.extend((tr(f"arena.report.{key}", lang), text(run.a), text(run.b)) for key, text in counts)
         width = [max(len(row[i]) for row in rows) for i in range(3)]
