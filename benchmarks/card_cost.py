@@ -148,13 +148,14 @@ def by_trick(costs: dict[str, list[tuple[int, float]]]) -> list[str]:
     """The mean cost of a position at each trick, for each spec (or recorded bot) of ``costs``
     (its positions as pairs of trick and cost): where in the deal the marks are lost."""
     names = list(costs)
-    tricks = sorted({trick for pairs in costs.values() for trick, _ in pairs})
+    at: dict[tuple[str, int], list[float]] = {}
+    for name, pairs in costs.items():
+        for trick, cost in pairs:
+            at.setdefault((name, trick), []).append(cost)
     lines = [f"| trick | {' | '.join(names)} |", "|---:|" + "---:|" * len(names)]
-    for trick in tricks:
-        cells = []
-        for name in names:
-            at = [cost for t, cost in costs[name] if t == trick]
-            cells.append(f"{statistics.mean(at):.1f} ({len(at)})" if at else "—")
+    for trick in sorted({trick for _, trick in at}):
+        found = [at.get((name, trick)) for name in names]
+        cells = [f"{statistics.mean(xs):.1f} ({len(xs)})" if xs else "—" for xs in found]
         lines.append(f"| {trick} | {' | '.join(cells)} |")
     return lines
 

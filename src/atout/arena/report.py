@@ -87,7 +87,7 @@ class BotReport:
         >>> BotReport("expert", "a").cores is None
         True
         """
-        return self.processor / self.seconds if self.seconds > 0 and self.processor > 0 else None
+        return self.processor / self.seconds if self.seconds > 0 else None
 
     def estimates(self) -> dict[str, Estimate]:
         """Net marks per deal taken and defended, and their shares of the points per deal."""
