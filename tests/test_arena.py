@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import math
@@ -355,6 +356,40 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text
     assert "net per deal" not in text
+
+
+@pytest.mark.usefixtures("english")  # the messages read here are the English ones
+def test_a_finished_results_file_may_be_kept_compressed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A results file compressed with gzip reads and reports as the plain one; a damaged one is named
+    with what is wrong; the arena refuses to append to a compressed file, which stays as it was."""
+    path = tmp_path / "r.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        run_pair(Ruleset.preset("deux"), CLUB, RANDOM, 3, seed=2, workers=1, out=out)
+    packed = tmp_path / "r.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert read_results(packed) == read_results(path)
+    reports = []
+    for name in (path, packed):
+        assert main(["arena", "--lang", "en", "--report", str(name)]) == 0
+        reports.append(capsys.readouterr().out)
+    assert reports[0] == reports[1] and "club (A) vs random (B)" in reports[0]
+    damaged = tmp_path / "cut.jsonl.gz"
+    damaged.write_bytes(packed.read_bytes()[:-20])
+    with pytest.raises(AtoutError, match=r"cut\.jsonl\.gz: a damaged gzip file"):
+        read_results(damaged)
+    assert main(["arena", "--lang", "en", "--report", str(damaged)]) == 2
+    assert "a damaged gzip file" in capsys.readouterr().err
+    renamed = tmp_path / "packed.jsonl"  # compressed, without the name saying so
+    renamed.write_bytes(packed.read_bytes())
+    for out_name in (packed, renamed):
+        before = out_name.read_bytes()
+        command = ["arena", "club", "random", "--preset", "deux", "--deals", "4", "--seed", "2", "--quiet"]
+        assert main([*command, "--lang", "en", "--out", str(out_name), "--resume"]) == 2
+        assert "cannot write a compressed one" in capsys.readouterr().err
+        assert out_name.read_bytes() == before
+    assert main([*command, "--lang", "fr", "--out", str(tmp_path / "new.jsonl.gz")]) == 2
+    assert "ne peut pas en écrire un compressé" in capsys.readouterr().err
+    assert not (tmp_path / "new.jsonl.gz").exists()
 
 
 def test_the_report_rates_every_pair_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

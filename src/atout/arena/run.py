@@ -10,9 +10,11 @@ from its file: the boards already there are kept and only the missing ones are p
 
 from __future__ import annotations
 
+import gzip
 import json
 import multiprocessing
 import os
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +29,9 @@ from atout.bots.specs import BotSpec, build_agent
 from atout.errors import AtoutError, excerpt
 from atout.i18n import Message
 from atout.rules import Ruleset
+
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def board_seed(seed: int, index: int) -> int:
@@ -271,14 +276,24 @@ def _write(out: IO[str], record: dict[str, Any]) -> None:
     out.flush()
 
 
+def compressed(path: Path) -> bool:
+    """Is the file at ``path`` compressed with gzip (its first bytes)?"""
+    with path.open("rb") as raw:
+        return raw.read(2) == GZIP_MAGIC
+
+
 def read_results(path: Path) -> list[dict[str, Any]]:
-    """The records of an arena results file."""
+    """The records of an arena results file, plain or compressed with gzip."""
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError as err:
-                    raise AtoutError(Message("arena.json_line", path=str(path), line=number, reason=err.msg)) from None
+    with gzip.open(path, "rt", encoding="utf-8") if compressed(path) else path.open(encoding="utf-8") as handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if line.strip():
+                    try:
+                        records.append(json.loads(line))
+                    except json.JSONDecodeError as err:
+                        message = Message("arena.json_line", path=str(path), line=number, reason=err.msg)
+                        raise AtoutError(message) from None
+        except (EOFError, gzip.BadGzipFile, zlib.error):
+            raise AtoutError(Message("arena.gzip", path=str(path))) from None
     return records

@@ -47,6 +47,7 @@ def run(args: argparse.Namespace, rules: Ruleset) -> int:
 
     from atout.arena import format_report, read_results, run_pair, run_tournament
     from atout.arena import report as points_report
+    from atout.arena.run import compressed
 
     if args.report:
         reports = []
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace, rules: Ruleset) -> int:
         raise AtoutError(Message("cli.arena.two_bots"))
     if args.resume and not args.out:
         raise AtoutError(Message("cli.arena.resume_needs_out"))
+    if args.out and (args.out.endswith(".gz") or (Path(args.out).is_file() and compressed(Path(args.out)))):
+        raise AtoutError(Message("cli.arena.out_compressed", path=args.out))
     try:
         previous = read_results(Path(args.out)) if args.resume and Path(args.out).exists() else []
     except UnicodeDecodeError:
