@@ -421,10 +421,11 @@ def test_the_report_rates_every_pair_of_several_files(tmp_path: Path, capsys: py
 
 def test_the_report_says_how_many_cores_each_bot_had_while_deciding() -> None:
     """Each play records the processor seconds of each bot's decisions (a clock-bound bot searches less
-    when other work takes its cores); the report divides their sum by the decisions' seconds, and shows
-    a dash for files recorded before."""
+    when other work takes its cores); the report gives the median of the boards' cores (processor
+    seconds over seconds), which a board paused or shared with other work hardly moves, counts the
+    boards with under three quarters of it, and shows dashes for files recorded before."""
     out = io.StringIO()
-    run_pair(Ruleset.preset("deux"), CLUB, RANDOM, 2, seed=3, workers=1, out=out)
+    run_pair(Ruleset.preset("deux"), CLUB, RANDOM, 3, seed=3, workers=1, out=out)
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     for record in records[1:-1]:
         board = Board.from_dict(record)
@@ -433,14 +434,19 @@ def test_the_report_says_how_many_cores_each_bot_had_while_deciding() -> None:
         for play in record["plays"]:  # known figures: A had two cores, B one
             play["seconds"] = {"a": [0.25, 0.25], "b": [0.5]}
             play["processor"] = {"a": 1.0, "b": 0.5}
+    records[1]["plays"][0]["seconds"]["a"][0] = 600.0  # a pause in one of A's decisions
     (run,) = report(records)
+    assert run.a.board_cores[1:] == [2.0, 2.0] and run.a.board_cores[0] < 0.1
     assert run.a.cores == pytest.approx(2.0) and run.b.cores == pytest.approx(1.0)
-    row = next(line for line in format_report([run], "en").splitlines() if "cores while deciding" in line)
-    assert row.split()[-2:] == ["2.00", "1.00"]
+    assert (run.a.short_boards, run.b.short_boards) == (1, 0)
+    lines = format_report([run], "en").splitlines()
+    assert next(line for line in lines if "cores while deciding" in line).split()[-2:] == ["2.00", "1.00"]
+    assert next(line for line in lines if "under three quarters" in line).split()[-2:] == ["1", "0"]
     for record in records[1:-1]:
         for play in record["plays"]:
             del play["processor"]
     (older,) = report(records)
-    assert older.a.cores is None and older.b.cores is None
-    row = next(line for line in format_report([older], "fr").splitlines() if "cœurs pendant ses décisions" in line)
-    assert row.split()[-2:] == ["—", "—"]
+    assert older.a.cores is None and older.b.cores is None and older.a.short_boards is None
+    lines = format_report([older], "fr").splitlines()
+    assert next(line for line in lines if "cœurs pendant ses décisions" in line).split()[-2:] == ["—", "—"]
+    assert next(line for line in lines if "moins des trois quarts" in line).split()[-2:] == ["—", "—"]

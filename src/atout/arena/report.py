@@ -18,6 +18,7 @@ sides want.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,9 @@ from atout.errors import AtoutError, excerpt
 from atout.i18n import Message, tr
 from atout.rules import Ruleset
 from atout.scoring import MADE, score_deal
+
+#: A board in which a bot had less than this share of its median cores was shared with other work.
+SHORT_OF_CORES = 0.75
 
 
 @dataclass
@@ -66,9 +70,9 @@ class BotReport:
     #: A board's points per deal for the bot, on the boards its side took in every seating (the
     #: same hands taking whoever held them: who wins the competitive auctions).
     both: list[float] = field(default_factory=list)
-    #: Seconds its decisions took, and their processor seconds (every thread), where recorded.
-    seconds: float = 0.0
-    processor: float = 0.0
+    #: The cores it had while deciding, board by board (processor seconds, every thread, over the
+    #: seconds its decisions took), where recorded.
+    board_cores: list[float] = field(default_factory=list)
 
     @property
     def mean_bid(self) -> float:
@@ -76,18 +80,26 @@ class BotReport:
 
     @property
     def cores(self) -> float | None:
-        """The cores it had while deciding (processor seconds over seconds), or None if not recorded.
+        """The cores it had while deciding: the median of its boards' (None if not recorded).
 
         A bot whose search is bounded by a clock (colver's) needs its cores to itself: below what it
-        uses on an idle machine, other work took part of them and it played weaker than it can.
+        uses on an idle machine, other work took part of them and it played weaker than it can. The
+        median is that of most boards; a few boards shared with other work (or paused) show in
+        :attr:`short_boards`.
 
-        >>> bot = BotReport("colver", "b", seconds=10.0, processor=19.2)
-        >>> bot.cores
-        1.92
+        >>> bot = BotReport("colver", "b", board_cores=[1.43, 1.41, 0.06, 1.45])
+        >>> bot.cores, bot.short_boards
+        (1.42, 1)
         >>> BotReport("expert", "a").cores is None
         True
         """
-        return self.processor / self.seconds if self.seconds > 0 else None
+        return statistics.median(self.board_cores) if self.board_cores else None
+
+    @property
+    def short_boards(self) -> int | None:
+        """The boards in which it had less than three quarters of its median cores (None if not recorded)."""
+        cores = self.cores
+        return None if cores is None else sum(board < SHORT_OF_CORES * cores for board in self.board_cores)
 
     def estimates(self) -> dict[str, Estimate]:
         """Net marks per deal taken and defended, and their shares of the points per deal."""
@@ -151,12 +163,13 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
     deals = passed = 0
     for board in sorted(boards, key=lambda b: b.index):
         shares = {(role, part): 0.0 for role in bots for part in ("taking", "defending")}
+        timed = {role: [0.0, 0.0] for role in bots}  # seconds, processor seconds
         for play in board.plays:
             deals += 1
-            for role, bot in bots.items():
+            for role in bots:
                 if role in play.processor:
-                    bot.seconds += sum(play.seconds.get(role, []))
-                    bot.processor += play.processor[role]
+                    timed[role][0] += sum(play.seconds.get(role, []))
+                    timed[role][1] += play.processor[role]
             if play.facts is None:
                 passed += 1
                 continue
@@ -171,6 +184,9 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
                 _count(rules, bot, play, outcome, taking=role == takers)
         for (role, part), value in shares.items():
             getattr(bots[role], part + "_share").append(value)
+        for role, (seconds, processor) in timed.items():
+            if seconds > 0:
+                bots[role].board_cores.append(processor / seconds)
         sides = {play.takers for play in board.plays}
         if len(sides) == 1 and (side := sides.pop()) is not None:
             bots[side].both.append(board.diff if side == "a" else -board.diff)
@@ -271,6 +287,7 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
             ("coinches", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
             ("capots", lambda b: str(b.capots)),
             ("cores", lambda b: "—" if b.cores is None else f"{b.cores:.2f}"),
+            ("short_boards", lambda b: "—" if b.short_boards is None else str(b.short_boards)),
         ]
         rows.extend((tr(f"arena.report.{key}", lang), text(run.a), text(run.b)) for key, text in counts)
         width = [max(len(row[i]) for row in rows) for i in range(3)]
