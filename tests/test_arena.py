@@ -34,6 +34,7 @@ from atout.arena.stats import MatchPlayed
 from atout.bots import load_spec
 from atout.bots.specs import MAX_NODES
 from atout.cli import main
+from atout.i18n import number
 
 CLUB, RANDOM = load_spec("club"), load_spec("random")
 #: The expert's search with budgets small enough for a test, and binding on the first cards and calls.
@@ -351,11 +352,17 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     assert main(["arena", "--lang", "en", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text
-    assert f"boards taken in both seatings: points per deal  {estimates['both']}" in text
+    both = estimates["both"]
+    written = [number(x, 1, "en", sign=True) for x in (both.mean, both.low, both.high)]
+    assert "boards taken in both seatings: points per deal  {} [{}, {}] (n={})".format(*written, both.n) in text
     assert main(["arena", "--lang", "fr", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text
     assert "net per deal" not in text
+    # French writes the figures its own way: a decimal comma, a true minus sign, "[low ; high]".
+    written = [number(x, 1, "fr", sign=True) for x in (run.diff.mean, run.diff.low, run.diff.high)]
+    assert "{} [{}\u202f; {}] (n\u202f=\u202f8)".format(*written) in text
+    assert "," in written[0]
 
 
 @pytest.mark.usefixtures("english")  # the messages read here are the English ones

@@ -143,6 +143,23 @@ def _rendered(value: object, lang: str) -> object:
     return message(lang) if callable(message) else value
 
 
+def number(value: float, digits: int, lang: str | None = None, /, *, sign: bool = False, trim: bool = False) -> str:
+    """``value`` written the way ``lang`` writes numbers: a decimal comma in French, a true minus sign
+    (U+2212) in both languages, ``digits`` decimals (``trim`` drops the trailing zeros), never ``−0``.
+
+    >>> number(-12.34, 1, "fr"), number(-12.34, 1, "en"), number(2.5, 2, "fr", sign=True)
+    ('−12,3', '−12.3', '+2,50')
+    >>> number(-0.04, 1, "fr", sign=True), number(2.0, 1, "en", trim=True), number(1500.0, 1, "fr", trim=True)
+    ('0,0', '2', '1500')
+    """
+    rounded = round(value, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
+    text = f"{rounded:+.{digits}f}" if sign and rounded else f"{rounded:.{digits}f}"
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    text = text.replace("-", "\u2212")
+    return text.replace(".", ",") if normalize(lang) == "fr" else text
+
+
 def section(prefix: str, lang: str | None = None) -> dict[str, str]:
     """The messages whose key starts with ``prefix`` (e.g. ``web.``), as sent to a web page."""
     return {k: v for k, v in messages(normalize(lang)).items() if k.startswith(prefix)}
@@ -156,6 +173,7 @@ __all__ = [
     "language",
     "messages",
     "normalize",
+    "number",
     "plural",
     "section",
     "set_language",

@@ -26,7 +26,7 @@ from typing import Any
 from atout.arena.duplicate import Board, Orientation
 from atout.arena.stats import Estimate, elo, mean_ci
 from atout.errors import AtoutError, excerpt
-from atout.i18n import Message, tr
+from atout.i18n import Message, number, tr
 from atout.rules import Ruleset
 from atout.scoring import MADE, score_deal
 
@@ -272,11 +272,12 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
         if run.player:
             title += tr("arena.report.bidding_only", lang, player=run.player)
         summary = tr("arena.report.summary", lang, boards=run.boards, deals=run.deals, passed=run.passed)
-        lines = [title, f"{summary}{run.diff}", tr("arena.report.legend", lang)]
+        lines = [title, summary + _estimate(run.diff, lang), tr("arena.report.legend", lang)]
         rows = [("", run.a.name, run.b.name)]
         est = {bot.role: bot.estimates() for bot in (run.a, run.b)}
         for key in ("taking", "defending", "taking_share", "defending_share", "both"):
-            rows.append((tr(f"arena.report.{key}", lang), str(est["a"][key]), str(est["b"][key])))
+            cells = _estimate(est["a"][key], lang), _estimate(est["b"][key], lang)
+            rows.append((tr(f"arena.report.{key}", lang), *cells))
         counts: list[tuple[str, Callable[[BotReport], str]]] = [
             ("taken", lambda b: str(b.taken)),
             ("outcomes", lambda b: f"{b.made} / {b.fell} / {b.litige}"),
@@ -286,7 +287,7 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
             ("surcoinched", lambda b: f"{b.surcoinches_won} / {b.surcoinches_lost}"),
             ("coinches", lambda b: f"{b.coinches_won} / {b.coinches_lost}"),
             ("capots", lambda b: str(b.capots)),
-            ("cores", lambda b: "—" if b.cores is None else f"{b.cores:.2f}"),
+            ("cores", lambda b: "—" if b.cores is None else number(b.cores, 2, lang)),
             ("short_boards", lambda b: "—" if b.short_boards is None else str(b.short_boards)),
         ]
         rows.extend((tr(f"arena.report.{key}", lang), text(run.a), text(run.b)) for key, text in counts)
@@ -298,9 +299,15 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
         lines = [tr("arena.report.elo", lang, rules=names[fingerprint], fingerprint=fingerprint)]
         longest = max(len(name) for name in rated)
         ranked = sorted(rated.items(), key=lambda item: -item[1])
-        lines.extend(f"  {name:<{longest}}  {rating:.1f}" for name, rating in ranked)
+        lines.extend(f"  {name:<{longest}}  {number(rating, 1, lang)}" for name, rating in ranked)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else tr("arena.report.empty", lang) + "\n"
+
+
+def _estimate(estimate: Estimate, lang: str | None) -> str:
+    """``+1,5 [−13,1 ; +16,1] (n = 386)`` in French, ``+1.5 [−13.1, +16.1] (n=386)`` in English."""
+    mean, low, high = (number(x, 1, lang, sign=True) for x in (estimate.mean, estimate.low, estimate.high))
+    return tr("arena.report.estimate", lang, mean=mean, low=low, high=high, n=estimate.n)
 
 
 __all__ = ["BotReport", "RunReport", "format_report", "ratings", "report"]

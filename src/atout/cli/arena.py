@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from atout.cli.inputs import Unreadable, WrongInput, read_text
 from atout.errors import AtoutError
-from atout.i18n import Message, get_language, plural, tr
+from atout.i18n import Message, number, plural, tr
 from atout.rules import Ruleset
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace, rules: Ruleset) -> int:
     if ratings:
         print(tr("cli.arena.elo"))
         for name, rating in sorted(ratings.items(), key=lambda item: -item[1]):
-            print(f"  {name:<12} {decimal(rating, DECIMALS)}")
+            print(f"  {name:<12} {number(rating, DECIMALS, trim=True)}")
     return 0
 
 
@@ -126,7 +126,7 @@ def report(result: PairResult, rules: Ruleset) -> str:
     lines = [tr("cli.arena.title", a=result.a, b=result.b, rules=rules.name, deals=plural("cli.arena.deals", boards))]
     diff = result.diff
     verdict = tr("cli.arena.significant" if diff.significant else "cli.arena.not_significant")
-    mean = decimal(diff.mean, DECIMALS, sign=True)
+    mean = number(diff.mean, DECIMALS, sign=True, trim=True)
     lines.append(tr("cli.arena.diff", a=result.a, mean=mean, interval=interval(diff, False), verdict=verdict))
     if result.matches:
         rate = result.win_rate
@@ -134,7 +134,7 @@ def report(result: PairResult, rules: Ruleset) -> str:
             tr(
                 "cli.arena.wins",
                 a=result.a,
-                won=decimal(result.wins, 1),
+                won=number(result.wins, 1, trim=True),
                 matches=result.matches,
                 rate=percent(rate.mean),
                 interval=interval(rate, True),
@@ -153,24 +153,8 @@ def interval(estimate: Estimate, share: bool) -> str:
         return tr("cli.arena.no_interval_few")
     if share:
         return tr("cli.arena.interval", low=percent(estimate.low), high=percent(estimate.high))
-    low, high = decimal(estimate.low, DECIMALS, sign=True), decimal(estimate.high, DECIMALS, sign=True)
+    low, high = (number(x, DECIMALS, sign=True, trim=True) for x in (estimate.low, estimate.high))
     return tr("cli.arena.interval", low=low, high=high)
-
-
-def decimal(value: float, digits: int, sign: bool = False) -> str:
-    """A number in the current language's writing: ``+12,5`` / ``+12.5``; never ``-0``.
-
-    >>> decimal(-0.04, 1, sign=True), decimal(2.0, 1)
-    ('0', '2')
-    """
-    rounded = round(value, digits)
-    if rounded == 0:
-        return "0"
-    text = f"{rounded:+.{digits}f}" if sign else f"{rounded:.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    text = text.replace("-", "−")
-    return text.replace(".", ",") if get_language() == "fr" else text
 
 
 def percent(share: float) -> str:
