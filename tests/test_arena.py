@@ -29,6 +29,7 @@ from atout.arena import (
     win_rate_ci,
 )
 from atout.arena.duplicate import Board, orientations, play_board
+from atout.arena.report import BotReport, RunReport
 from atout.arena.run import _boards_of_run
 from atout.arena.stats import MatchPlayed
 from atout.bots import load_spec
@@ -328,6 +329,16 @@ def test_each_deal_logs_its_contract_outcome_and_takers() -> None:
     assert any(play["facts"] for play in plays)
 
 
+def test_a_lone_figure_in_the_report_has_no_interval_and_no_figure_is_a_dash() -> None:
+    """A report's estimate over one deal has no interval (not ``[−inf, +inf]``); over none, a dash
+    (not ``0.0 [0.0, 0.0]``)."""
+    a, b = BotReport("expert", "a", both=[200.0]), BotReport("club", "b")
+    run = RunReport(Ruleset.preset("coinche"), 7, 1, 2, 0, mean_ci([200.0]), a, b, won=1.0)
+    rows = {line.split("  ")[1]: line for line in format_report([run], "en").splitlines() if line.startswith("  ")}
+    assert rows["boards taken in both seatings: points per deal"].split()[-3:] == ["+200.0", "(n=1)", "—"]
+    assert "inf" not in format_report([run], "fr") and "(n\u202f=\u202f1)" in format_report([run], "fr")
+
+
 def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The report counts each bot's contracts and coinches; its shares, taking plus defending, add up to
     the points per deal, and a resumed run's boards count once."""
@@ -352,9 +363,10 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     assert main(["arena", "--lang", "en", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text
-    both = estimates["both"]
+    both = run.b.estimates()["both"]  # the club player never took both seatings: a dash in its column
     written = [number(x, 1, "en", sign=True) for x in (both.mean, both.low, both.high)]
-    assert "boards taken in both seatings: points per deal  {} [{}, {}] (n={})".format(*written, both.n) in text
+    (row,) = (line for line in text.splitlines() if "boards taken in both seatings" in line)
+    assert row.split()[-5:] == ["—", *"{} [{}, {}] (n={})".format(*written, both.n).split()]
     assert main(["arena", "--lang", "fr", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text

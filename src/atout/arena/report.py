@@ -18,6 +18,7 @@ sides want.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -305,8 +306,13 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
 
 
 def _estimate(estimate: Estimate, lang: str | None) -> str:
-    """``+1,5 [−13,1 ; +16,1] (n = 386)`` in French, ``+1.5 [−13.1, +16.1] (n=386)`` in English."""
+    """``+1,5 [−13,1 ; +16,1] (n = 386)`` in French, ``+1.5 [−13.1, +16.1] (n=386)`` in English; a
+    lone figure has no interval (``+200.0 (n=1)``), and no figure at all is a dash."""
+    if not estimate.n:
+        return "—"
     mean, low, high = (number(x, 1, lang, sign=True) for x in (estimate.mean, estimate.low, estimate.high))
+    if not (math.isfinite(estimate.low) and math.isfinite(estimate.high)):
+        return tr("arena.report.estimate_alone", lang, mean=mean, n=estimate.n)
     return tr("arena.report.estimate", lang, mean=mean, low=low, high=high, n=estimate.n)
 
 
