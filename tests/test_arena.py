@@ -336,7 +336,8 @@ def test_a_lone_figure_in_the_report_has_no_interval_and_no_figure_is_a_dash() -
     run = RunReport(Ruleset.preset("coinche"), 7, 1, 2, 0, mean_ci([200.0]), a, b, won=1.0)
     rows = {line.split("  ")[1]: line for line in format_report([run], "en").splitlines() if line.startswith("  ")}
     assert rows["boards taken in both seatings: points per deal"].split()[-3:] == ["+200.0", "(n=1)", "—"]
-    assert "inf" not in format_report([run], "fr") and "(n\u202f=\u202f1)" in format_report([run], "fr")
+    french = format_report([run], "fr")
+    assert "inf" not in french and "(n\u202f=\u202f1)" in french
 
 
 def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
