@@ -361,6 +361,11 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     assert sorted(run.a.both) == sorted(b.diff for b in result.boards if taken_by[b.index] == {"a"})
     assert sorted(run.b.both) == sorted(-b.diff for b in result.boards if taken_by[b.index] == {"b"})
     assert run.b.both  # random bids every deal: it took both seatings of some boards
+    # Each board won counts for its winner, with the winner's points per deal on it; a tie for neither.
+    assert sorted(run.a.wins) == sorted(b.diff for b in result.boards if b.diff > 0)
+    assert sorted(run.b.wins) == sorted(-b.diff for b in result.boards if b.diff < 0)
+    assert len(run.a.wins) + len(run.b.wins) + sum(b.diff == 0 for b in result.boards) == 8
+    assert run.won == len(run.a.wins) + (8 - len(run.a.wins) - len(run.b.wins)) / 2
     assert main(["arena", "--lang", "en", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) vs random (B)" in text and "net per deal taken" in text and "coinches of the opponents" in text
@@ -368,10 +373,13 @@ def test_the_report_sums_up_where_the_points_go(tmp_path: Path, capsys: pytest.C
     written = [number(x, 1, "en", sign=True) for x in (both.mean, both.low, both.high)]
     (row,) = (line for line in text.splitlines() if "boards taken in both seatings" in line)
     assert row.split()[-5:] == ["—", *"{} [{}, {}] (n={})".format(*written, both.n).split()]
+    (row,) = (line for line in text.splitlines() if "boards won: points per deal" in line)
+    assert f"(n={len(run.a.wins)})" in row
     assert main(["arena", "--lang", "fr", "--report", str(path)]) == 0
     text = capsys.readouterr().out
     assert "club (A) contre random (B)" in text and "net par donne prise" in text and "donne prise" in text
     assert "net per deal" not in text
+    assert f"({run.passed} passée{'s' if run.passed > 1 else ''})" in text  # French: 0 and 1 are singular
     # French writes the figures its own way: a decimal comma, a true minus sign, "[low ; high]".
     written = [number(x, 1, "fr", sign=True) for x in (run.diff.mean, run.diff.low, run.diff.high)]
     assert "{} [{}\u202f; {}] (n\u202f=\u202f8)".format(*written) in text

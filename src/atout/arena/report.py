@@ -13,7 +13,7 @@ by the board's plays, whose mean over the boards adds up, taking plus defending,
 points per deal (its interval is over the boards, which are independent; the deals of one board
 are not, so the per-deal intervals are a little narrow). And the boards a bot's side took in every
 seating, whichever hands it held, with its points per deal on them: who wins the auctions both
-sides want.
+sides want. And the boards each bot won, with its points per deal on them.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 from atout.arena.duplicate import Board, Orientation
 from atout.arena.stats import Estimate, elo, mean_ci
 from atout.errors import AtoutError, excerpt
-from atout.i18n import Message, number, tr
+from atout.i18n import Message, number, plural, tr
 from atout.rules import Ruleset
 from atout.scoring import MADE, score_deal
 
@@ -71,6 +71,9 @@ class BotReport:
     #: A board's points per deal for the bot, on the boards its side took in every seating (the
     #: same hands taking whoever held them: who wins the competitive auctions).
     both: list[float] = field(default_factory=list)
+    #: A board's points per deal for the bot, on the boards it won: with the boards won, their
+    #: count shows whether a bot wins often by little or seldom by much.
+    wins: list[float] = field(default_factory=list)
     #: The cores it had while deciding, board by board (processor seconds, every thread, over the
     #: seconds its decisions took), where recorded.
     board_cores: list[float] = field(default_factory=list)
@@ -110,6 +113,7 @@ class BotReport:
             "taking_share": mean_ci(self.taking_share),
             "defending_share": mean_ci(self.defending_share),
             "both": mean_ci(self.both),
+            "wins": mean_ci(self.wins),
         }
 
 
@@ -191,6 +195,8 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
         sides = {play.takers for play in board.plays}
         if len(sides) == 1 and (side := sides.pop()) is not None:
             bots[side].both.append(board.diff if side == "a" else -board.diff)
+        if board.diff:
+            bots["a" if board.diff > 0 else "b"].wins.append(abs(board.diff))
     diff = mean_ci([board.diff for board in boards])
     bidder, player = (header[role]["name"] if header.get(role) else None for role in ("bidder", "player"))
     seed = int(header.get("seed", 0))
@@ -272,11 +278,12 @@ def format_report(reports: Sequence[RunReport], lang: str | None = None) -> str:
             title += tr("arena.report.play_only", lang, bidder=run.bidder)
         if run.player:
             title += tr("arena.report.bidding_only", lang, player=run.player)
-        summary = tr("arena.report.summary", lang, boards=run.boards, deals=run.deals, passed=run.passed)
+        passed = plural("arena.report.passed", run.passed, lang)
+        summary = tr("arena.report.summary", lang, boards=run.boards, deals=run.deals, passed=passed)
         lines = [title, summary + _estimate(run.diff, lang), tr("arena.report.legend", lang)]
         rows = [("", run.a.name, run.b.name)]
         est = {bot.role: bot.estimates() for bot in (run.a, run.b)}
-        for key in ("taking", "defending", "taking_share", "defending_share", "both"):
+        for key in ("taking", "defending", "taking_share", "defending_share", "both", "wins"):
             cells = _estimate(est["a"][key], lang), _estimate(est["b"][key], lang)
             rows.append((tr(f"arena.report.{key}", lang), *cells))
         counts: list[tuple[str, Callable[[BotReport], str]]] = [
