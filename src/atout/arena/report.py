@@ -13,7 +13,8 @@ by the board's plays, whose mean over the boards adds up, taking plus defending,
 points per deal (its interval is over the boards, which are independent; the deals of one board
 are not, so the per-deal intervals are a little narrow). And the boards a bot's side took in every
 seating, whichever hands it held, with its points per deal on them: who wins the auctions both
-sides want. And the boards each bot won, with its points per deal on them.
+sides want. Last, the boards each bot won and its points per deal on them: does it win often by
+little, or seldom by much?
 """
 
 from __future__ import annotations
