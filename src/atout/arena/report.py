@@ -201,7 +201,8 @@ def _run_report(header: dict[str, Any], boards: list[Board]) -> RunReport:
     diff = mean_ci([board.diff for board in boards])
     bidder, player = (header[role]["name"] if header.get(role) else None for role in ("bidder", "player"))
     seed = int(header.get("seed", 0))
-    won = sum(1.0 if board.diff > 0 else 0.5 if board.diff == 0 else 0.0 for board in boards)
+    ties = len(boards) - len(bots["a"].wins) - len(bots["b"].wins)
+    won = len(bots["a"].wins) + ties / 2
     return RunReport(rules, seed, len(boards), deals, passed, diff, bots["a"], bots["b"], bidder, player, won)
 
 
