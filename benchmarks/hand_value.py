@@ -97,6 +97,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     rules = Ruleset.preset(args.preset)
+    if rules.players != 4 or rules.short_deck:
+        parser.error(f"{args.preset} is not a four-player preset with the 32-card deck")
     jobs = [(rules, args.seed * 1_000_003 + i) for i in range(args.deals)]
     with multiprocessing.Pool(args.workers) as pool:
         deals = pool.map(value_deal, jobs, chunksize=20)
