@@ -27,10 +27,11 @@ from atout import Deal, Ruleset
 from atout.auction import Contract
 from atout.bots.heuristic import HeuristicAgent, contract_estimate
 from atout.cardplay import PlayState
+from atout.cards import SUIT_MASKS, Rank
 from atout.solver import Solver
 
 RANKS = "789TJQKA"
-_A, _10, _K = 7, 3, 6
+_A, _10, _K, _J, _9 = Rank.ACE, Rank.TEN, Rank.KING, Rank.JACK, Rank.NINE
 
 
 def _has(hand: int, suit: int, rank: int) -> int:
@@ -38,7 +39,7 @@ def _has(hand: int, suit: int, rank: int) -> int:
 
 
 def _length(hand: int, suit: int) -> int:
-    return (hand >> (8 * suit) & 0xFF).bit_count()
+    return (hand & SUIT_MASKS[suit]).bit_count()
 
 
 def features(hand: int, trump: int) -> list[float]:
@@ -52,7 +53,7 @@ def features(hand: int, trump: int) -> list[float]:
     kings = sum(_has(hand, s, _K) for s in sides)
     voids = sum(_length(hand, s) == 0 for s in sides)
     singletons = sum(_length(hand, s) == 1 for s in sides)
-    jack, nine = _has(hand, trump, 4), _has(hand, trump, 2)
+    jack, nine = _has(hand, trump, _J), _has(hand, trump, _9)
     row += [aces, ace_tens, guarded_tens, kings, voids, singletons]
     row += [jack * nine, jack * n, nine * n, aces * n, voids * n, singletons * n]
     return row
