@@ -108,6 +108,7 @@ def test_bad_numbers_and_unknown_bots_are_refused_by_name() -> None:
         (("arena", "club", "random", "--deals", "0"), "argument --deals : 0 est hors limites"),
         (("play", "--speed", "-1"), "argument --speed : -1 est hors limites : de 0 à 10"),
         (("play", "--target", "deux"), "argument --target : « deux » n'est pas un nombre"),
+        (("play", "--target", "0"), "argument --target : 0 est hors limites : de 1 à 100000"),
         (("score", "show", "0"), "0 est hors limites"),
     ):
         done = atout(*command)

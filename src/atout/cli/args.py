@@ -94,7 +94,7 @@ def _command(
 
 def _rules_options(parser: argparse.ArgumentParser, sa_ta: bool = True) -> None:
     parser.add_argument("--preset", default="coinche", choices=sorted(PRESETS), help=tr("cli.arg.preset"))
-    parser.add_argument("--target", type=whole(0, 100_000), default=0, help=tr("cli.arg.target"))
+    parser.add_argument("--target", type=whole(1, 100_000), help=tr("cli.arg.target"))
     if sa_ta:
         parser.add_argument("--sa-ta", action="store_true", help=tr("cli.arg.sa_ta"))
 

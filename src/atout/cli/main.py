@@ -107,7 +107,7 @@ def data_dir() -> Path:
 def _rules_from(args: argparse.Namespace) -> Ruleset:
     """The ruleset that --preset, --target and --sa-ta name."""
     options: dict[str, object] = {}
-    if args.target:
+    if args.target is not None:
         options["target"] = args.target
     if getattr(args, "sa_ta", False):
         options.update(sans_atout=True, tout_atout=True)
