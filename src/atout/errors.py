@@ -88,6 +88,10 @@ class TranslatedError(AtoutError):
     def message(self, lang: str | None = None) -> str:
         return self.reason_fr if normalize(lang) == "fr" else self.reason_en
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Both reasons and the code survive pickling (a worker process's error reaches its parent).
+        return type(self), (self.reason_fr, self.reason_en), self.__dict__
+
 
 class IllegalAction(TranslatedError):
     """An action the rules forbid at this point; the deal is left unchanged.

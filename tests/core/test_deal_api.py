@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from atout import Deal, IllegalAction, NotationError, Phase, Ruleset
 from atout.actions import Bid, Declare, Play, Take, parse_action
 from atout.cards import Card
+from atout.errors import RecordError
+from atout.i18n import Message
 
 #: The error messages these tests read are the English ones.
 pytestmark = pytest.mark.usefixtures("english")
@@ -207,3 +210,16 @@ def test_labels_in_both_languages() -> None:
     assert parse_action("takeH").label("fr") == "prend à cœur"
     assert parse_action("QH!").label("fr") == "D♥ (belote)"
     assert parse_action("ann:9H-TH-JH").label("fr") == "tierce 9♥-V♥"
+
+
+def test_an_error_crosses_a_process_boundary_whole() -> None:
+    """A worker process (the arena's, the web table's bots) sends its error to its parent pickled:
+    both languages, the code and a record's line come back."""
+    deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=1)
+    with pytest.raises(IllegalAction) as err:
+        deal.apply("7S", seat=0)  # out of turn: the auction is on
+    back = pickle.loads(pickle.dumps(err.value))
+    assert type(back) is IllegalAction and back.code == err.value.code
+    assert (back.message("fr"), back.message("en")) == (err.value.message("fr"), err.value.message("en"))
+    record = pickle.loads(pickle.dumps(RecordError(Message("errors.missing"), line=3)))
+    assert record.line == 3 and record.message("en") == RecordError(Message("errors.missing"), line=3).message("en")
