@@ -221,5 +221,6 @@ def test_an_error_crosses_a_process_boundary_whole() -> None:
     back = pickle.loads(pickle.dumps(err.value))
     assert type(back) is IllegalAction and back.code == err.value.code
     assert (back.message("fr"), back.message("en")) == (err.value.message("fr"), err.value.message("en"))
-    record = pickle.loads(pickle.dumps(RecordError(Message("errors.missing"), line=3)))
-    assert record.line == 3 and record.message("en") == RecordError(Message("errors.missing"), line=3).message("en")
+    record = RecordError(Message("errors.missing"), line=3)
+    record_back = pickle.loads(pickle.dumps(record))
+    assert record_back.line == 3 and record_back.message("en") == record.message("en")
