@@ -468,7 +468,7 @@ def test_the_report_says_how_many_cores_each_bot_had_while_deciding() -> None:
     assert run.a.cores == pytest.approx(2.0) and run.b.cores == pytest.approx(1.0)
     assert (run.a.short_boards, run.b.short_boards) == (1, 0)
     lines = format_report([run], "en").splitlines()
-    assert next(line for line in lines if "cores while deciding" in line).split()[-2:] == ["2.00", "1.00"]
+    assert next(line for line in lines if "processors busy while deciding" in line).split()[-2:] == ["2.00", "1.00"]
     assert next(line for line in lines if "under three quarters" in line).split()[-2:] == ["1", "0"]
     for record in records[1:-1]:
         for play in record["plays"]:
@@ -476,5 +476,5 @@ def test_the_report_says_how_many_cores_each_bot_had_while_deciding() -> None:
     (older,) = report(records)
     assert older.a.cores is None and older.b.cores is None and older.a.short_boards is None
     lines = format_report([older], "fr").splitlines()
-    assert next(line for line in lines if "cœurs pendant ses décisions" in line).split()[-2:] == ["—", "—"]
+    assert next(line for line in lines if "processeurs occupés pendant" in line).split()[-2:] == ["—", "—"]
     assert next(line for line in lines if "moins des trois quarts" in line).split()[-2:] == ["—", "—"]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -94,9 +97,9 @@ def test_a_huge_input_is_refused_before_it_is_read_and_not_echoed(tmp_path: Path
     with huge.open("wb") as handle:
         handle.truncate(300 * 1024 * 1024)  # 300 MB, sparse: nothing is written to the disk
     done = atout("referee", str(huge))
-    assert done.returncode == USAGE and "trop gros : atout lit au plus 16 Mo" in done.stderr
+    assert done.returncode == USAGE and f"{huge} : plus de 16 Mo, atout ne lit pas au-delà" in done.stderr
     piped = atout("referee", "-", stdin=b"x" * (17 * 1024 * 1024))
-    assert piped.returncode == USAGE and "l'entrée standard est trop gros" in piped.stderr
+    assert piped.returncode == USAGE and "l'entrée standard : plus de 16 Mo" in piped.stderr
     line = atout("referee", "-", stdin="y" * 1000 + "\n")
     assert line.returncode == WRONG_INPUT and "entrée standard, ligne 1" in line.stderr
     assert "y" * 40 not in line.stderr and len(line.stderr) < 200
@@ -204,7 +207,7 @@ def test_score_exports_infer_the_format_and_end_with_a_newline(tmp_path: Path) -
     as_json = tmp_path / "jeudi.json"
     assert atout("score", "export", "1", "--db", db, "--output", str(as_json)).returncode == DONE
     text = as_json.read_text(encoding="utf-8")
-    assert text.endswith("}\n") and json.loads(text)["deals"][0]["marks"] == {"NS": 180, "EW": 70}
+    assert text.endswith("}\n") and json.loads(text)["deals"][0]["marks"] == {"Nous": 180, "Eux": 70}
     as_csv = tmp_path / "jeudi.csv"
     assert atout("score", "export", "1", "--db", db, "--output", str(as_csv)).returncode == DONE
     assert as_csv.read_text(encoding="utf-8").splitlines()[0].startswith("deal,contract")
@@ -222,13 +225,13 @@ def test_score_delete_asks_says_what_it_deleted_and_numbers_are_never_reused(tmp
     for name in ("Lundi", "Mardi"):
         atout("score", "new", "--db", db, "--name", name, stdin="80C NS 95\nquitter\n")
     kept = atout("score", "delete", "2", "--db", db, stdin="n\n")
-    assert "Rien n'est supprimé : la feuille n° 2 « Mardi » (1 donne, NS 180 · EW 70) reste." in kept.stdout
+    assert "Rien n'est supprimé : la feuille n° 2 « Mardi » (1 donne, Nous 180 · Eux 70) reste." in kept.stdout
     gone = atout("score", "delete", "2", "--db", db, stdin="o\n")
-    assert "Supprimé : la feuille n° 2 « Mardi » (1 donne, NS 180 · EW 70)." in gone.stdout
+    assert "Supprimé : la feuille n° 2 « Mardi » (1 donne, Nous 180 · Eux 70)." in gone.stdout
     atout("score", "new", "--db", db, "--name", "Mercredi", stdin="quitter\n")
     listing = atout("score", "list", "--db", db).stdout
     assert "  3  Mercredi" in listing and "  2  " not in listing
-    assert "Lundi" in listing and "NS 180 · EW 70" in listing and "en cours" in listing
+    assert "Lundi" in listing and "Nous 180 · Eux 70" in listing and "en cours" in listing
     assert atout("score", "delete", "3", "--db", db, "--yes").returncode == DONE
 
 
@@ -237,13 +240,13 @@ def test_score_list_and_show_give_totals_winner_taker_and_outcome(tmp_path: Path
     typed = "160C NS capot\n100P EW 60 x\n160K NS capot\n"
     atout("score", "new", "--db", db, "--name", "Finale", "--target", "1000", stdin=typed)
     listing = atout("score", "list", "--db", db).stdout
-    assert "Finale" in listing and "3 donnes" in listing and "gagnée par NS" in listing
+    assert "Finale" in listing and "3 donnes" in listing and "gagnée par Nous" in listing
     shown = atout("score", "show", "1", "--db", db).stdout
-    assert "160 ♥ (cœur) pris par NS" in shown and "réussi" in shown
-    assert "100 ♠ (pique) pris par EW, coinché" in shown and "chuté" in shown
-    assert "Partie gagnée par NS !" in shown
+    assert "160 ♥ (cœur) pris par Nous" in shown and "réussi" in shown
+    assert "100 ♠ (pique) pris par Eux, coinché" in shown and "chuté" in shown
+    assert "Partie gagnée par Nous !" in shown
     english = atout("score", "show", "1", "--db", db, "--lang", "en").stdout
-    assert "100 ♠ (spades) taken by EW, coinched" in english and "failed" in english
+    assert "100 ♠ (spades) taken by Eux, coinched" in english and "failed" in english  # the sheet's names
 
 
 def test_the_keepers_input_may_end_in_the_middle_of_a_deal(tmp_path: Path) -> None:
@@ -251,3 +254,90 @@ def test_the_keepers_input_may_end_in_the_middle_of_a_deal(tmp_path: Path) -> No
     done = atout("score", "new", "--db", db, stdin="80C NS 95\n90C\nNS\n")
     assert done.returncode == DONE and done.stdout.rstrip().endswith("(Feuille n° 1 enregistrée.)")
     assert "1 donne " in atout("score", "list", "--db", db).stdout  # the deal typed in part is not recorded
+
+
+def test_options_without_a_limit_of_their_own_do_not_show_one() -> None:
+    """A seed or a sheet number out of range said « de 1 à 4611686018427387904 »."""
+    for command, said in (
+        (("play", "--seed", "-1"), "argument --seed : -1 est hors limites : un nombre entier à partir de 0"),
+        (("score", "show", "0"), "0 est hors limites : un nombre entier à partir de 1"),
+        (("demo", "--seed", "9" * 30), f"argument --seed : {'9' * 30} est un trop grand nombre"),
+    ):
+        done = atout(*command)
+        assert done.returncode == USAGE and said in done.stderr and "4611686018427387904" not in done.stderr, done
+
+
+def test_analyse_says_its_legend_only_when_there_is_something_to_analyse(tmp_path: Path) -> None:
+    garbage = tmp_path / "texte.txt"
+    garbage.write_text("Ceci n'est pas une donne.\n", encoding="utf-8")
+    wrong = atout("analyse", str(garbage))
+    assert wrong.returncode == WRONG_INPUT and wrong.stdout == ""
+    dealt = tmp_path / "dealt.txt"
+    dealt.write_text(Record.from_deal(Deal.new(Ruleset.preset("coinche"), seed=1)).to_text(), encoding="utf-8")
+    nothing = atout("analyse", str(dealt))
+    assert nothing.returncode == DONE and nothing.stdout == "Aucune carte jouée : rien à analyser.\n"
+
+
+def test_ctrl_c_stops_the_arenas_workers_quietly(tmp_path: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "atout", "arena", "random", "debutant", "--deals", "100000", "--workers", "2"]
+    command += ["--out", str(out), "--quiet"]
+    pipe = subprocess.PIPE
+    process = subprocess.Popen(command, stdout=pipe, stderr=pipe, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (out.exists() and '"type": "board"' in out.read_text()):
+            time.sleep(0.05)  # until the workers play
+        assert out.exists() and '"type": "board"' in out.read_text()
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl+C: the whole process group
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    said = plain(err.decode("utf-8"))
+    assert process.returncode == 130 and said == "atout arena : interrompu\n", said
+
+
+def test_an_unexpected_error_at_the_table_exits_non_zero_with_the_match_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from atout.cli.main import main
+    from atout.cli.table import TableApp
+    from atout.session import GameSession
+
+    run = TableApp.run
+    monkeypatch.setattr(TableApp, "run", lambda app: run(app, headless=True))
+    monkeypatch.setattr("atout.solver.warm_up", lambda: None)
+
+    def bug(session: GameSession) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(GameSession, "bot_choice", bug)  # the first bot to think, before South's turn
+    save = tmp_path / "partie.txt"
+    code = main(["play", "--save", str(save), "--seed", "3", "--level", "random", "--lang", "en"])
+    err = plain(capsys.readouterr().err)
+    assert code == 3 and "atout play: an unexpected error stopped the game" in err
+    assert f"Game saved to {save} (to resume it: atout play --resume {save})" in err
+    resumed = GameSession.load(save)
+    assert resumed.deal.dealer == 0 and not resumed.deal.actions
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("fr", "un élément du chemin n'est pas un dossier"), ("en", "part of the path is not a directory")],
+)
+def test_score_on_an_unwritable_data_folder_says_so_in_the_players_language(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    home = tmp_path / "home"
+    home.write_text("", encoding="utf-8")  # HOME is a file: nothing can be written under it, even by root
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "atout", "score", "new", "--lang", lang],
+        input=b"",
+        capture_output=True,
+        timeout=120,
+        env=env,
+    )
+    err = plain(done.stderr.decode("utf-8"))
+    assert done.returncode == USAGE and said in err and "Traceback" not in err, err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from unittest.mock import patch
 
 import pytest
@@ -12,10 +13,12 @@ import pytest
 from atout.arena import report, run_pair, stats
 from atout.auction import Contract
 from atout.bots import load_spec, play_deal
+from atout.bots.specs import parse_spec
 from atout.deal import Deal
 from atout.errors import AtoutError
 from atout.i18n import language
 from atout.match import Match
+from atout.record import Record
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
 from atout.session import GameSession
@@ -97,6 +100,32 @@ def refused(make: Callable[[], object]) -> AtoutError:
             "les classements Elo n'ont pas convergé en 2 itérations",
             "the Elo ratings did not converge in 2 iterations",
         ),
+        # What json, tomllib and Python say (in English) never reaches the reader: referee, analyse, arena.
+        (
+            lambda: Record.from_json('{"a": }'),
+            "JSON illisible : une valeur est attendue (colonne 7)",
+            "malformed JSON: a value is expected (column 7)",
+        ),
+        (
+            lambda: Record.from_json('{"format": "atout-record", "version": 1}'),
+            "enregistrement illisible : le champ « rules » manque",
+            "malformed record: the field 'rules' is missing",
+        ),
+        (
+            lambda: Record.from_json("[" * 100_000),
+            "JSON illisible : trop de niveaux imbriqués",
+            "malformed JSON: too many nested levels",
+        ),
+        (
+            lambda: parse_spec("[bot\nname = 1"),
+            "description de robot illisible (TOML) : erreur ligne 1, colonne 5",
+            "error at line 1, column 5",
+        ),
+        (
+            lambda: parse_spec("name = "),
+            "description de robot illisible (TOML) : erreur à la fin du texte",
+            "error at the end of the text",
+        ),
     ],
 )
 def test_errors_speak_the_current_language(make: Callable[[], object], fr: str, en: str) -> None:
@@ -108,3 +137,14 @@ def test_errors_speak_the_current_language(make: Callable[[], object], fr: str, 
         english = str(err)
     assert fr in plain(french) and not re.search(r" [:!?;»]|« ", french)
     assert en in english and not re.search(r"[«»]|\s[:!?;]", english)
+
+
+def test_a_save_with_a_wrong_tag_is_refused_in_the_current_language(tmp_path: Path) -> None:
+    """``atout play --resume``: a tag Python cannot read is named, not explained in Python's English."""
+    path = tmp_path / "partie.txt"
+    GameSession(Ruleset.preset("coinche"), seed=1).save(path)
+    text = re.sub(r'\[MatchSeed "[^"]*"\]', '[MatchSeed "x"]', path.read_text(encoding="utf-8"))
+    err = refused(lambda: GameSession.from_text(text))
+    assert "une des balises Bots, MatchSeed ou Hint a une valeur invalide" in plain(err.message("fr"))
+    assert "one of the tags Bots, MatchSeed or Hint has an invalid value" in err.message("en")
+    assert "invalid literal" not in err.message("fr")

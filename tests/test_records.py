@@ -226,16 +226,24 @@ def test_a_ruleset_named_otherwise_is_written_as_coinche_and_its_options() -> No
     assert Record.from_json(Record.from_deal(deal).to_json()).rules.options() == rules.options()
 
 
+def _written_then(then: Ruleset) -> str:
+    """A record of a deal under a preset as it was before a correction: its fingerprint, no options."""
+    text = Record.from_deal(Deal.new(then, dealer=1, seed=3)).to_text()
+    return "\n".join(line for line in text.splitlines() if not line.startswith("[Options"))
+
+
 def test_a_record_of_a_preset_since_corrected_is_read_under_its_own_rules() -> None:
-    """A classique record written when the preset held 81–81 as a litige carries that preset's fingerprint:
-    it is still read, under the rules it was played with."""
-    then = Ruleset.preset("classique", litige="next_winner", max_bid=160)
-    deal = Deal.new(then.replace(name="classique"), dealer=1, seed=3)
-    text = Record.from_deal(deal).to_text()
-    old = "\n".join(line for line in text.splitlines() if not line.startswith("[Options"))
-    assert f'[Fingerprint "{then.fingerprint}"]' in old
-    rules = Record.from_text(old).rules
-    assert rules.litige == "next_winner" and rules.fingerprint == then.fingerprint
+    """A classique record written when the preset held 81–81 as a litige and shuffled after a deal nobody took,
+    or one written when it only shuffled, carries that preset's fingerprint: it is still read, under the rules it
+    was played with."""
+    for then in (
+        Ruleset.preset("classique", litige="next_winner", max_bid=160, redeal="shuffle"),
+        Ruleset.preset("classique", redeal="shuffle"),
+    ):
+        old = _written_then(then)
+        assert f'[Fingerprint "{then.fingerprint}"]' in old
+        rules = Record.from_text(old).rules
+        assert rules == then and rules.redeal == "shuffle"
 
 
 def test_records_carry_the_options_added_since_and_the_contree_colver_preset() -> None:
@@ -253,5 +261,6 @@ def test_records_carry_the_options_added_since_and_the_contree_colver_preset() -
     assert "undertrump_partner=true" in text and "capot_bonus=takers" in text
     assert Record.from_text(text).rules == rules
     assert Record.from_json(Record.from_deal(house).to_json()).rules == rules
-    before = Record.from_deal(played("contree")).to_text()
-    assert '[Fingerprint "19eb78e1"]' in before and Record.from_text(before).rules == Ruleset.preset("contree")
+    then = Ruleset.preset("contree", defence_keeps_belote=False)
+    before = _written_then(then)
+    assert '[Fingerprint "19eb78e1"]' in before and Record.from_text(before).rules == then

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import random
 from pathlib import Path
 
 import pytest
 
 from atout import AtoutError, IllegalAction, RecordError, Ruleset
+from atout.notation import seat_letter
 from atout.session import GameSession
 
 #: The error messages these tests read are the English ones.
@@ -102,3 +104,39 @@ def test_a_plain_record_is_not_a_saved_match(tmp_path: Path) -> None:
     path.write_text(Record.from_deal(Deal.new(Ruleset.preset("coinche"), seed=1)).to_text(), encoding="utf-8")
     with pytest.raises(RecordError, match="not a saved match"):
         GameSession.load(path)
+
+
+@pytest.mark.parametrize("preset", ["coinche", "classique", "trois", "deux"])
+def test_the_human_is_south_at_every_table(preset: str) -> None:
+    session = GameSession(Ruleset.preset(preset), bots="random", seed=1)
+    assert seat_letter(session.rules, session.human) == "S"
+
+
+def test_a_hint_is_for_the_position_it_was_asked_in() -> None:
+    """An interface computing the hint in a thread gives the observation of when it was asked."""
+    session = GameSession(Ruleset.preset("coinche"), bots="club", seed=6, hint="club")
+    session.run_bots()
+    asked = session.observation()
+    session.play("P")
+    with pytest.raises(AtoutError, match="human's turn"):
+        session.hint()
+    assert session.hint(asked) in asked.legal_actions()
+
+
+def test_a_failed_save_keeps_the_previous_one_and_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = GameSession(Ruleset.preset("coinche"), bots="club", seed=6, hint="club")
+    path = tmp_path / "sub" / "game.txt"
+    session.save(path)  # the folder is made
+    before = path.read_text(encoding="utf-8")
+    session.run_bots()
+    session.play("P")
+
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("atout.session.os.replace", full)
+    with pytest.raises(OSError):
+        session.save(path)
+    assert path.read_text(encoding="utf-8") == before and [p.name for p in path.parent.iterdir()] == ["game.txt"]

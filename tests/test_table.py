@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import threading
 from pathlib import Path
 
+import pytest
+
 from atout import Ruleset
-from atout.actions import Bid, Play
+from atout.actions import PASS, Bid, Coinche, Play, Take
 from atout.cli.table import SummaryScreen, TableApp
 from atout.session import GameSession
 
@@ -132,8 +135,8 @@ def test_hint_and_last_trick_keys() -> None:
                 if "hint:" in str(app.query_one("#log").render()):
                     break
             assert "hint:" in str(app.query_one("#log").render())
-            app.query_one("#entry").value = "l"
-            await pilot.press("enter")
+            await pass_until_play(pilot, app)
+            await pilot.press("l")
             await pilot.pause()
             assert "No trick yet" in str(app.query_one("#log").render())
 
@@ -370,5 +373,137 @@ def test_english_mode_has_no_french_word_or_typography() -> None:
             assert "Contract: " in screen and "South (you)" in screen
             for french in ("«", " :", "Contrat", "vous", "passe", "Nord"):
                 assert french not in screen, french
+
+    asyncio.run(scenario())
+
+
+def screen_text(app: TableApp) -> str:
+    return "\n".join(text_of(app, s) for s in ("#status", "#contract", "#table", "#log", "#prompt", "#keys"))
+
+
+def test_contree_says_contrer_and_shows_its_name() -> None:
+    """In belote contrée the terminal says contrer / contré (coinche keeps coinche / coinché), and the status line
+    names the variant, not its id."""
+
+    async def scenario() -> None:
+        session = GameSession(Ruleset.preset("contree", target=3000), bots="club", seed=4, hint="club")
+        app = TableApp(session, "fr", None, bot_delay=0, analyse=False, trick_pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert text_of(app, "#status").startswith(" Contrée · ")
+            assert ", X (contrer)" in text_of(app, "#prompt")
+            app.query_one("#entry").value = "X"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert "Sud (vous) : contre" in text_of(app, "#log")
+            assert ", contré par Sud" in text_of(app, "#contract")
+            assert "coinch" not in screen_text(app).lower()
+
+    asyncio.run(scenario())
+    assert new_session().rules.name == "coinche"  # and coinche keeps its words:
+    assert TableApp(new_session(), "fr")._bid_prompt([Coinche()]).endswith(", X (coinche)")
+
+
+def test_classique_second_round_letters_and_the_retourne_suit() -> None:
+    """Second round, retourne ♠: « D » (a French player may mean the English diamonds) is asked about, not taken
+    as the last-trick key; « pique » is refused with the rule (it said « n'est pas une couleur » and suggested P)."""
+
+    async def scenario() -> None:
+        session = GameSession(Ruleset.preset("classique", target=3000), bots="debutant", seed=1, hint="club")
+        app = TableApp(session, "fr", None, bot_delay=0, analyse=False, trick_pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            app.query_one("#entry").value = "P"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert session.deal.retourne is not None and session.deal.retourne >> 3 == 0  # pique
+            assert "pique" not in text_of(app, "#prompt") and "K carreau" in text_of(app, "#prompt")
+            app.query_one("#entry").value = "pique"
+            await pilot.press("enter")
+            await pilot.pause()
+            log = text_of(app, "#log")
+            assert "Au second tour, il faut nommer une autre couleur que la retourne" in log
+            assert "n'est pas une couleur" not in log and session.human_to_play
+            app.query_one("#entry").value = "D"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "« D » : voulez-vous dire prend à carreau ? (o/n)" in text_of(app, "#prompt")
+            assert "Dernier pli" not in text_of(app, "#log") and "Pas encore de pli" not in text_of(app, "#log")
+            app.query_one("#entry").value = "o"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert session.deal.contract is not None and session.deal.contract.strain == 2
+
+    asyncio.run(scenario())
+
+
+def test_the_english_take_prompt_spells_out_spades_since_s_saves() -> None:
+    session = GameSession(Ruleset.preset("classique", target=3000), bots="debutant", seed=1, hint="club")
+    session.run_bots()
+    session.play(PASS)
+    session.run_bots()
+    app = TableApp(session, "en", None)
+    takes = [a for a in session.legal_actions() if isinstance(a, Take)]
+    assert app._take_prompt(takes) == "Your turn: P to pass, or name trump (H hearts, D diamonds, C clubs)."
+    assert app._take_prompt([Take(0), Take(1)]).endswith("(spades, H hearts).")
+
+
+def test_a_read_only_folder_is_said_in_the_players_language_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only HOME (simulated: the system says "Read-only file system"): the table says it in French, asks for
+    another file; Enter alone plays on unsaved. Quitting while the file is asked asks again; twice quits."""
+
+    def read_only(*args: object, **kwargs: object) -> object:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr("atout.session.tempfile.mkstemp", read_only)
+    path = tmp_path / "partie.txt"
+
+    async def scenario() -> None:
+        app = TableApp(new_session(seed=5), "fr", path, bot_delay=0, analyse=False, trick_pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert f"Sauvegarde impossible dans {path} : le système de fichiers est en lecture seule." in text_of(
+                app, "#log"
+            )
+            assert "Read-only" not in screen_text(app) and app.asking_path
+            await pilot.press("enter")  # nothing typed: play on without saving
+            await settle(pilot, app)
+            assert "La partie continue sans être sauvegardée" in text_of(app, "#log") and app.save_path is None
+            assert text_of(app, "#keys").startswith(" Tapez puis Entrée") and app.session.human_to_play
+            app.query_one("#entry").value = "s"  # s asks for a file
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.asking_path and "Où sauvegarder" in text_of(app, "#prompt")
+            app.query_one("#entry").value = str(path)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.asking_path  # it failed again, and says so
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.is_running and "quitter sans sauver" in text_of(app, "#keys")
+            assert len(text_of(app, "#keys")) <= 80
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert not app.is_running and app.saved_to is None
+
+    asyncio.run(scenario())
+    assert not path.exists()
+
+
+def test_a_saved_match_is_written_atomically_and_after_every_action(tmp_path: Path) -> None:
+    path = tmp_path / "partie.txt"
+
+    async def scenario() -> None:
+        app = TableApp(new_session(seed=5), "fr", path, bot_delay=0, analyse=False, trick_pause=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert GameSession.load(path).deal.position() == app.session.deal.position()
+            app.query_one("#entry").value = "P"
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert GameSession.load(path).deal.position() == app.session.deal.position()
+            assert [p.name for p in tmp_path.iterdir()] == ["partie.txt"]  # no temporary file left
 
     asyncio.run(scenario())

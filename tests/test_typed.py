@@ -100,3 +100,21 @@ def test_yes_no_and_how_to_type() -> None:
     assert read_yes("y", "en") is True and read_yes("o", "en") is None
     assert typed(Bid(90, 1), "fr") == "90C" and typed(Bid(90, 1), "en") == "90H"
     assert typed(Bid(0, 0, True), "fr") == "capotP" and typed(Bid(80, 4), "en") == "80NT"
+
+
+def test_taking_reads_any_suit_and_leaves_the_refusal_to_the_auction() -> None:
+    """Second round around a ♥ retourne: « cœur » is read (the auction then says why it is refused) instead of
+    « n'est pas une couleur » and a suggestion of P, which passes."""
+    others = [Take(0), Take(2), Take(3)]
+    assert read_take("coeur", "fr", others).actions == (Take(1),)
+    assert read_take("C", "fr", others).actions == (Take(1),)
+    with pytest.raises(NotationError) as unknown:
+        read_take("bonjour", "fr", others)
+    said = unknown.value.message("fr").replace("\u00a0", " ")
+    assert "« bonjour »" in said and "P pour passer" in said and "P (pique)" not in said
+
+
+def test_contrer_and_surcontrer_are_typed_as_x_and_xx() -> None:
+    rules = Ruleset.preset("contree")
+    assert read_call("contrer", "fr", rules).actions == (COINCHE,)
+    assert read_call("Surcontrer", "fr", rules).actions == (SURCOINCHE,)

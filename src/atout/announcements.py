@@ -28,6 +28,7 @@ from atout.tables import PLAIN_STRENGTH, SANS_ATOUT, TOUT_ATOUT
 KINDS = ("tierce", "cinquante", "cent", "carre")
 _SEQUENCE_KIND = {3: "tierce", 4: "cinquante", 5: "cent"}
 _SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100}
+_SEQUENCE_POINTS_BY_KIND = {_SEQUENCE_KIND[length]: points for length, points in _SEQUENCE_POINTS.items()}
 _KIND_FR = {"tierce": "tierce", "cinquante": "cinquante", "cent": "cent", "carre": "carré"}
 _KIND_EN = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "four"}
 #: Ranks whose carré counts (7s and 8s do not, FFB §8).
@@ -103,6 +104,15 @@ class Announcement:
 
     def __str__(self) -> str:
         return _KIND_FR[self.kind] + self.label("en")[len(_KIND_EN[self.kind]) :]
+
+
+def sequence_points(kind: str) -> int | None:
+    """The points of a sequence of this kind (both value tables agree); None for a carré.
+
+    >>> sequence_points("tierce"), sequence_points("carre")
+    (20, None)
+    """
+    return _SEQUENCE_POINTS_BY_KIND.get(kind)
 
 
 def carre_points(rank: int, strain: int, values: str = "ffb") -> int:
@@ -272,7 +282,7 @@ def resolve(
 
     ``declared`` and ``hands`` (the hands the play started with) are by seat;
     ``side_of`` maps a seat to its side; ``order`` lists the seats in the order
-    they declared (the bazar tie-break prefers the first to show). A side whose
+    they show, from the leader of trick 2 (the bazar tie-break prefers the first to show). A side whose
     best announcement wins must show them all; if it cannot show one (renonce,
     FFB §8.4), every point it announced goes to the opponents and the remaining
     sides' announcements are compared again.

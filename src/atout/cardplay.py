@@ -93,7 +93,6 @@ class CardPlay:
         "_belote_said",
         "_best",
         "_decl_open",
-        "_first_decl_order",
         "_legal",
         "_over_partner",
         "_published",
@@ -155,7 +154,6 @@ class CardPlay:
         self.belotes = list(state.belotes)
         self.forgot = [0] * n
         self.declared: list[tuple[Announcement, ...] | None] = [None] * n
-        self._first_decl_order: list[int] = []
         self.resolution: Resolution | None = None
         self._published = False
         self._belote_cards = [self._belote_pair(h) for h in self.hands] if fresh else [0] * n
@@ -219,8 +217,6 @@ class CardPlay:
         if any(declared[s] is None for s in played):
             raise NotationError("a seat that played to trick 1 has declared its announcements")
         self.declared = list(declared)
-        order = ((state.leader + i) % n for i in range(n))
-        self._first_decl_order = [s for s in order if declared[s] is not None]
 
     # ------------------------------------------------------------------ queries
     @property
@@ -332,7 +328,6 @@ class CardPlay:
                 )
             used |= a.cards
         self.declared[seat] = action.announcements
-        self._first_decl_order.append(seat)
 
     def play(self, seat: int, action: Play) -> bool:
         """Play a card for ``seat``, the seat in turn (checked; changes nothing if refused); True once
@@ -361,7 +356,6 @@ class CardPlay:
         self._legal = None
         if self._decl_open and self.declared[seat] is None:
             self.declared[seat] = ()
-            self._first_decl_order.append(seat)
         trick.append(card)
         if len(trick) == 1:
             self._win_card = card
@@ -421,7 +415,8 @@ class CardPlay:
                 [d or () for d in self.declared],
                 self.initial,
                 self._side,
-                self._first_decl_order,
+                # The order of showing: each player shows before his card of trick 2 (Belote bazar).
+                [(winner + i) % self.players for i in range(self.players)],
                 self.contract.strain,
                 self.rules.announcement_values,
                 self.rules.announcement_tiebreak,

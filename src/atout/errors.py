@@ -20,6 +20,8 @@ shown; one made from a plain string (English) says it in every language.
 from __future__ import annotations
 
 import errno
+import json
+import re
 
 from atout.i18n import Message, normalize, tr
 
@@ -37,15 +39,68 @@ def excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
-def os_reason(err: OSError) -> str | Message:
-    """Why the system refused a file, in the current language for the common cases (else the system's words).
+def os_reason(err: OSError) -> Message:
+    """Why the system refused a file, in the current language (a rare case by its code: ``EIO``...).
 
     >>> os_reason(FileNotFoundError(2, "No such file or directory")).message("fr")
     "ce fichier n'existe pas"
     """
-    known = {errno.ENOENT: "missing", errno.EACCES: "denied", errno.EISDIR: "directory"}
+    known = {
+        errno.ENOENT: "missing",
+        errno.EACCES: "denied",
+        errno.EPERM: "denied",
+        errno.EISDIR: "directory",
+        errno.EROFS: "read_only",
+        errno.ENOSPC: "full",
+        errno.ENOTDIR: "not_a_directory",
+        errno.EEXIST: "exists",
+    }
     key = known.get(err.errno or 0)
-    return Message(f"errors.{key}") if key else err.strerror or str(err)
+    if key:
+        return Message(f"errors.{key}")
+    # Anything else is named by its code (EIO...), which reads the same in every language.
+    return Message("errors.system", code=errno.errorcode.get(err.errno or 0, type(err).__name__))
+
+
+def json_reason(err: json.JSONDecodeError) -> Message:
+    """What is wrong with a JSON text, in the current language (the json module says it in English).
+
+    >>> import json
+    >>> try:
+    ...     json.loads('{"a": }')
+    ... except json.JSONDecodeError as err:
+    ...     json_reason(err).message("en")
+    'a value is expected (column 7)'
+    """
+    known = {
+        "Expecting value": "value",
+        "Expecting property name enclosed in double quotes": "name",
+        "Expecting ':' delimiter": "colon",
+        "Expecting ',' delimiter": "comma",
+        "Unterminated string starting at": "string",
+        "Invalid control character at": "control",
+        "Invalid \\escape": "escape",
+        "Invalid \\uXXXX escape": "escape",
+        "Extra data": "extra",
+    }
+    key = known.get(err.msg, "trailing" if err.msg.startswith("Illegal trailing comma") else "other")
+    return Message(f"errors.json.{key}", column=err.colno)
+
+
+def toml_reason(err: ValueError) -> Message:
+    """Where a TOML text is wrong, in the current language (tomllib says what in English only).
+
+    >>> import tomllib
+    >>> try:
+    ...     tomllib.loads("a = 1 2")
+    ... except tomllib.TOMLDecodeError as err:
+    ...     toml_reason(err).message("en")
+    'error at line 1, column 7'
+    """
+    found = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+    if found is None:
+        return Message("errors.toml_end" if "(at end of document)" in str(err) else "errors.toml_anywhere")
+    return Message("errors.toml", line=int(found[1]), column=int(found[2]))
 
 
 class AtoutError(ValueError):

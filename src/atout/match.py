@@ -60,7 +60,6 @@ class Match:
         self.first_dealer = first_dealer
         #: Deal ``i`` of the match is shuffled from (seed, i): a saved match resumes identically.
         self.seed = seed if seed is not None else random.randrange(1 << 62)
-        self._deck: list[int] | None = None
         self.entries: list[MatchEntry] = []
         self._recompute()
 
@@ -85,11 +84,21 @@ class Match:
 
     # ---------------------------------------------------------------- playing
     def new_deal(self) -> Deal:
-        """The next deal, dealt by :attr:`dealer` (unshuffled with the traditional deal)."""
+        """The next deal, dealt by :attr:`dealer`: shuffled, or the last deal's cards gathered and cut (the
+        traditional deal; ``redeal = "recut"`` after a deal nobody took)."""
         if self.finished:
             raise AtoutError(Message("match.over"))
-        deck = self._deck if self.rules.traditional_deal else None
+        deck = self._gathered_deck()
         return Deal.new(self.rules, dealer=self.dealer, seed=self.deal_seed(len(self.entries)), deck=deck)
+
+    def _gathered_deck(self) -> list[int] | None:
+        """The last deal's cards gathered without shuffling, when the next deal is dealt from them."""
+        last = self.entries[-1].deal if self.entries else None
+        if last is None or last.result is None:
+            return None
+        if self.rules.traditional_deal or (self.rules.redeal == "recut" and last.result.passed_out):
+            return last.gathered_deck()
+        return None
 
     def deal_seed(self, index: int) -> int:
         """The shuffle seed of deal ``index`` (0 for the first)."""
@@ -105,8 +114,6 @@ class Match:
             raise AtoutError(Message("match.dealer", dealer=deal.dealer, expected=self.dealer))
         if self.finished:
             raise AtoutError(Message("match.over"))
-        if self.rules.traditional_deal:
-            self._deck = deal.gathered_deck()
         result = deal.result
         self.entries.append(self._entry(result.score, result.facts, deal, result.forgotten_rebelote))
         self._recompute()

@@ -60,7 +60,7 @@ def parse_seat(rules: Ruleset, text: str) -> int:
     if key == "O":
         key = "W"
     letters = seat_letters(rules)
-    if key in letters and (len(raw) == 1 or raw.lower() in (_NAMES_FR[key].lower(), _NAMES_EN[key].lower())):
+    if key and key in letters and (len(raw) == 1 or raw.lower() in (_NAMES_FR[key].lower(), _NAMES_EN[key].lower())):
         return letters.index(key)
     raise NotationError(
         Message("notation.seat", text=excerpt(text), letters=", ".join(letters), last=rules.players - 1)

@@ -2,7 +2,7 @@
 
 An :class:`Observation` holds the seat's own cards and private choices, the
 auction, the retourne, the tricks played (so the last trick too), the belotes
-said, the announcements as declared (their kind and value; their cards only once
+said, the announcements as declared (their nature only, FFB §8.2; their cards once
 shown at the resolution, FFB §8.3) and the score once the deal is over. Its
 :meth:`~Observation.legal_actions` are computed from that alone and always equal
 the deal's.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from atout.actions import Action, Play, plays_of
-from atout.announcements import Announcement
+from atout.announcements import Announcement, sequence_points
 from atout.auction import Contract, new_auction
 from atout.cardplay import declare_options
 from atout.cards import Card, deck_mask, format_hand
@@ -37,10 +37,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PublicDeclaration:
-    """An announcement as the other players hear it: its kind and value, not its cards."""
+    """An announcement as the other players hear it in trick 1: its nature (tierce, cinquante, cent, carré),
+    not its height, suit or cards. FFB §8.2: « chacun des joueurs annonce simplement la nature de son ou ses
+    annonce(s) »; a carré's value would tell its rank, so it is not said.
+
+    >>> PublicDeclaration("cinquante").points, PublicDeclaration("carre").points is None
+    (50, True)
+    """
 
     kind: str
-    points: int
+
+    @property
+    def points(self) -> int | None:
+        """The points its nature tells: a sequence's; None for a carré, whose value depends on its rank."""
+        return sequence_points(self.kind)
 
 
 @dataclass(frozen=True, repr=False)
@@ -64,7 +74,7 @@ class Observation:
     trick: tuple[tuple[int, Card], ...]
     #: Cards played with « belote » / « rebelote », by seat, in order.
     belote_said: tuple[tuple[int, Card], ...]
-    #: Announcements declared by the other seats, as heard (kind and points).
+    #: Announcements declared by the other seats, as heard (their nature).
     heard: dict[int, tuple[PublicDeclaration, ...]]
     #: Announcements whose cards were shown at the resolution, by seat.
     shown: dict[int, tuple[Announcement, ...]]
@@ -92,15 +102,12 @@ class Observation:
         belote_said: list[tuple[int, Card]] = []
         belote_ok = 0
         winner = None
-        strain = deal.contract.strain if deal.contract else 0
         if playing:
             for other, announced in enumerate(deal.declarations):
                 if other == seat:
                     declared = announced
                 elif announced:
-                    heard[other] = tuple(
-                        PublicDeclaration(a.kind, a.points(strain, rules.announcement_values)) for a in announced
-                    )
+                    heard[other] = tuple(PublicDeclaration(a.kind) for a in announced)
             if deal.resolution is not None:
                 shown = {s: a for s, a in deal.resolution.shown.items() if a}
                 winner = deal.resolution.winner

@@ -31,7 +31,7 @@ from typing import Any
 from atout.actions import Action, Bid, Play, parse_action
 from atout.cards import Card, format_hand, parse_hand
 from atout.deal import Deal, Phase
-from atout.errors import AtoutError, RecordError, excerpt
+from atout.errors import AtoutError, RecordError, excerpt, json_reason
 from atout.i18n import Message
 from atout.notation import format_deal_line, parse_deal_line, parse_seat, seat_letter
 from atout.rules import FORMER_PRESETS, OPTION_NAMES, PRESETS, Ruleset
@@ -195,6 +195,7 @@ class Record:
             raise RecordError(Message("record.not_a_record", format=FORMAT))
         if data.get("version") != VERSION:
             raise RecordError(Message("record.version", version=excerpt(repr(data.get("version"))), known=VERSION))
+        part = "rules"  # the field read when a value turns out wrong
         try:
             named = data["rules"].get("name") if isinstance(data["rules"], dict) else None
             if named not in PRESETS:
@@ -208,17 +209,26 @@ class Record:
                         "record.json_fingerprint", says=excerpt(repr(data.get("fingerprint"))), own=rules.fingerprint
                     )
                 )
+            part = "hands"
             hands = [parse_hand(h) for h in data["hands"]]
+            part = "retourne"
             retourne = Card.parse(data["retourne"]) if data.get("retourne") else None
+            part = "stock"
             stock = tuple(Card.parse(c) for c in data.get("stock", []))
+            part = "actions"
             actions = [parse_action(a) for a in data["actions"]]
-            record = cls(rules, int(data["dealer"]), hands, retourne, stock, actions, dict(data.get("tags", {})))
-        except (KeyError, TypeError, ValueError) as err:
+            part = "dealer"
+            dealer = int(data["dealer"])
+            part = "tags"
+            tags = dict(data.get("tags", {}))
+            record = cls(rules, dealer, hands, retourne, stock, actions, tags)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
             if isinstance(err, RecordError):
                 raise
-            raise RecordError(
-                Message("record.malformed", reason=err if isinstance(err, AtoutError) else excerpt(str(err)))
-            ) from None
+            # Python's own words (English) never reach the reader: the field is named instead.
+            key = "record.json_missing" if isinstance(err, KeyError) else "record.json_value"
+            reason = err if isinstance(err, AtoutError) else Message(key, field=part)
+            raise RecordError(Message("record.malformed", reason=reason)) from None
         expected = record.to_dict()
         for key in ("contract", "tricks", "result"):
             if key in data and data[key] != expected[key]:
@@ -230,7 +240,9 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise RecordError(Message("record.json", reason=err.msg), err.lineno) from None
+            raise RecordError(Message("record.json", reason=json_reason(err)), err.lineno) from None
+        except RecursionError:
+            raise RecordError(Message("record.json", reason=Message("errors.json.too_deep"))) from None
         return cls.from_dict(data)
 
 

@@ -77,6 +77,14 @@ class Ruleset:
         "pattern of the first stage (3-2, 2-3, 3-3). 'any' lets each deal pick a valid pattern.",
     )
     traditional_deal: bool = _opt(False, "Do not shuffle between deals: gather the tricks in order, cut, deal.")
+    redeal: str = _opt(
+        "shuffle",
+        "After a deal nobody took, the next dealer deals a new shuffle ('shuffle', FFB §3) or the cards the "
+        "players give back, cut and not shuffled ('recut', Classique: « les joueurs rendent leurs cartes, on "
+        "recoupe et on redistribue »).",
+        choices=("shuffle", "recut"),
+        added=True,
+    )
     cut_min: int = _opt(3, "Fewest cards in each packet of the cut (FFB §3.3).", low=1, high=10)
     # --- auction
     auction: str = _opt(
@@ -171,6 +179,14 @@ class Ruleset:
     )
     min_points: int = _opt(0, "Points the takers must reach whatever the bid (82 in bazar).", low=0, high=500)
     must_beat_defence: bool = _opt(True, "Takers must also score more than the defence (FFB §4.2).")
+    goal_points: str = _opt(
+        "total",
+        "What the takers' goal (the bid, min_points, beating the defence) counts: 'total', card points with "
+        "belote and announcements (FFB §4.2, the online game's classique), or 'cards', card points only "
+        "(Classique: « plus de la moitié des points, c'est-à-dire 82 points ou plus »).",
+        choices=("total", "cards"),
+        added=True,
+    )
     three_player_goal: str = _opt(
         "half",
         "Three players: the taker must beat the two others together ('half') or each of them ('each').",
@@ -287,7 +303,7 @@ class Ruleset:
         >>> Ruleset.preset("coinche").fingerprint == Ruleset.preset("coinche").fingerprint
         True
         >>> Ruleset.preset("contree").fingerprint     # the same since the preset's last correction
-        '19eb78e1'
+        'd3e55cc3'
         """
         options = {
             name: value
@@ -549,9 +565,10 @@ def _validate(rules: Ruleset) -> None:
 PRESETS: dict[str, dict[str, Any]] = {
     # FFB, Règles officielles de la belote coinchée: bids from 80 with no ceiling but what a side can score.
     "coinche": {},
-    # FunBelote, Belote contrée: bids « de 80 à 160 », no announcements but belote, prenable belote, reaching
-    # the bid is enough, "points faits + annoncés", SA and TA allowed, capot bid worth a flat 500, and on a
-    # trump lead a partner holding the trick frees one from going above him.
+    # FunBelote, Belote contrée: bids « de 80 à 160 », no announcements but belote, prenable belote (the
+    # defence keeps its own on a contract made and not contré: « Les défenseurs marquent le nombre de points
+    # qu'ils ont réalisés »), reaching the bid is enough, "points faits + annoncés", SA and TA allowed, capot
+    # bid worth a flat 500, and on a trump lead a partner holding the trick frees one from going above him.
     "contree": {
         "max_bid": 160,
         "overtrump_partner": False,
@@ -559,6 +576,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "tout_atout": True,
         "announcements": False,
         "belote_imprenable": False,
+        "defence_keeps_belote": True,
         "must_beat_defence": False,
         "scoring": "faits_annonces",
         "multiplier_scope": "contract",
@@ -589,9 +607,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "tie": "made",
     },
     # Règles de la belote classique (short rulebook), the online game's classique, Décompte en dizaines:
-    # retourne, 82 to make and more than the defence (81–81 is a fall), capot 250, each side its points.
+    # retourne, 82 to make and more than the defence (81–81 is a fall), capot 250, each side its points, a deal
+    # nobody takes recut and dealt again without shuffling.
     "classique": {
         "auction": "retourne",
+        "redeal": "recut",
         "packets": "3-2",
         "direction": "clockwise",
         "capot_bid": False,
@@ -628,6 +648,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "players": 2,
         "hand_size": 9,
         "auction": "retourne",
+        "redeal": "recut",
         "packets": "3-3",
         "direction": "clockwise",
         "capot_bid": False,
@@ -668,9 +689,9 @@ PRESETS: dict[str, dict[str, Any]] = {
 #: preset's fingerprint, and is read under the rules it was played with (see atout.record).
 FORMER_PRESETS: dict[str, tuple[dict[str, Any], ...]] = {
     "coinche": ({"max_bid": 160},),
-    "contree": ({"overtrump_partner": True},),
-    "classique": ({"litige": "next_winner", "max_bid": 160},),
-    "deux": ({"max_bid": 160},),
+    "contree": ({"defence_keeps_belote": False}, {"defence_keeps_belote": False, "overtrump_partner": True}),
+    "classique": ({"redeal": "shuffle"}, {"redeal": "shuffle", "litige": "next_winner", "max_bid": 160}),
+    "deux": ({"redeal": "shuffle"}, {"redeal": "shuffle", "max_bid": 160}),
     "trois": ({"max_bid": 160},),
 }
 

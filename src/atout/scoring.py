@@ -44,6 +44,8 @@ from atout.rules import Ruleset
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
 
 MADE, CHUTE, LITIGE = "made", "chute", "litige"
+#: The card points of a whole deck's deal without capot, dix de der included (FFB §9).
+DEAL_POINTS = 162
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class DealFacts:
             )
         takers = rules.side_of(contract.taker)
         defence = 1 - takers
-        total = 162
+        total = DEAL_POINTS
         capot_side = None
         if capot is not None:
             if capot not in ("takers", "defence"):
@@ -152,9 +154,10 @@ class DealFacts:
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise AtoutError(Message("scoring.corrupt", reason=excerpt(repr(err)))) from None
 
-    def check(self, rules: Ruleset) -> None:
+    def check(self, rules: Ruleset, names: Sequence[str] | None = None) -> None:
         """Raise :class:`~atout.errors.FactsError` (in French and English) if the facts cannot
         happen in a deal of ``rules``: their form, the contract, card points, belotes, announcements.
+        ``names``: the sides' names the reason gives when each plays for himself (else his seat's).
 
         >>> rules = Ruleset.preset("contree")
         >>> DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
@@ -164,9 +167,9 @@ class DealFacts:
         """
         self.check_form(rules)
         check_contract(rules, self.contract)
-        _check_card_points(rules, self)
-        _check_belote(rules, self)
-        _check_announcements(rules, self)
+        _check_card_points(rules, self, names)
+        _check_belote(rules, self, names)
+        _check_announcements(rules, self, names)
 
     def check_form(self, rules: Ruleset) -> None:
         """Raise :class:`~atout.errors.FactsError` unless every value has the right type and names a
@@ -240,21 +243,23 @@ def check_contract(rules: Ruleset, contract: Contract) -> None:
         raise FactsError(f"Pas de {word} dans cette variante", f"this variant has no {word}", code="no_coinche")
 
 
-def _who(rules: Ruleset, facts: DealFacts, side: int) -> tuple[str, str]:
+def _who(rules: Ruleset, facts: DealFacts, side: int, names: Sequence[str] | None = None) -> tuple[str, str]:
     """The side's name in French and English: the takers or the defence (a seat's name with two or three)."""
     takers = side == rules.side_of(facts.contract.taker)
     if rules.partnerships:
         return ("Les preneurs", "the takers") if takers else ("La défense", "the defence")
     role = ("preneur", "taker") if takers else ("défense", "defence")
+    if names is not None:
+        return f"{names[side]} ({role[0]})", f"{names[side]} ({role[1]})"
     return f"{seat_name(rules, side, 'fr')} ({role[0]})", f"{seat_name(rules, side, 'en')} ({role[1]})"
 
 
-def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
+def _check_card_points(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None = None) -> None:
     points = {s: facts.card_points.get(s, 0) for s in rules.sides}
     tricks = facts.tricks
     if facts.capot is not None:
         if points[facts.capot] != rules.capot_points or any(points[s] for s in rules.sides if s != facts.capot):
-            fr, en = _who(rules, facts, facts.capot)
+            fr, en = _who(rules, facts, facts.capot, names)
             raise FactsError(
                 f"{fr} : capot, donc {rules.capot_points} points de plis, et 0 pour les autres",
                 f"{en}: capot, so {rules.capot_points} card points, and 0 for the others",
@@ -263,8 +268,8 @@ def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
     else:
         sums = _trick_sums(rules, facts.contract.strain)
         for side, value in points.items():
-            fr, en = _who(rules, facts, side)
-            if value > 162:
+            fr, en = _who(rules, facts, side, names)
+            if value > DEAL_POINTS:
                 raise FactsError(
                     f"{fr} : {value} points de plis, plus que les 162 d'une donne sans capot",
                     f"{en}: {value} card points, more than the 162 of a deal without capot",
@@ -277,7 +282,7 @@ def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
                     code="card_points",
                 )
         total = sum(points.values())
-        if rules.whole_deck and total != 162:
+        if rules.whole_deck and total != DEAL_POINTS:
             raise FactsError(
                 f"Les points des plis font 162 en tout (dix de der compris), pas {total}",
                 f"card points add up to 162 (dix de der included), not {total}",
@@ -301,7 +306,7 @@ def _check_card_points(rules: Ruleset, facts: DealFacts) -> None:
             )
         for side in rules.sides:
             took = tricks.get(side, 0)
-            fr, en = _who(rules, facts, side)
+            fr, en = _who(rules, facts, side, names)
             if (took == rules.tricks) != (facts.capot == side):
                 raise FactsError(
                     f"{fr} : {took} pli(s) sur {rules.tricks} ; capot si et seulement si tous les plis",
@@ -341,7 +346,7 @@ def _played_sums(rules: Ruleset, strain: int) -> frozenset[int]:
     return _sums_by_count(rules.short_deck, strain, rules.ta_values)[rules.players * rules.hand_size]
 
 
-def _check_belote(rules: Ruleset, facts: DealFacts) -> None:
+def _check_belote(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None = None) -> None:
     held = {s: v for s, v in facts.belote.items() if v}
     if not held:
         return
@@ -349,7 +354,7 @@ def _check_belote(rules: Ruleset, facts: DealFacts) -> None:
         raise FactsError("Cette variante n'a pas de belote", "this ruleset has no belote", code="belote")
     for side, value in held.items():
         if value % rules.belote_points:
-            fr, en = _who(rules, facts, side)
+            fr, en = _who(rules, facts, side, names)
             raise FactsError(
                 f"{fr} : la belote vaut {rules.belote_points}, pas {value}",
                 f"{en}: a belote is worth {rules.belote_points}, not {value}",
@@ -377,7 +382,7 @@ def _check_belote(rules: Ruleset, facts: DealFacts) -> None:
         )
 
 
-def _check_announcements(rules: Ruleset, facts: DealFacts) -> None:
+def _check_announcements(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None = None) -> None:
     shown = {s: v for s, v in facts.announcements.items() if v}
     if not shown:
         return
@@ -402,7 +407,7 @@ def _check_announcements(rules: Ruleset, facts: DealFacts) -> None:
     for side, value in shown.items():
         if value in totals:
             continue
-        fr, en = _who(rules, facts, side)
+        fr, en = _who(rules, facts, side, names)
         near = [
             t
             for t in (
@@ -518,13 +523,14 @@ class _Scorer:
 
     def outcome(self) -> str:
         rules, c, t = self.rules, self.contract, self.takers
-        total = self.totals[t]
+        counted = self.card if rules.goal_points == "cards" else self.totals
+        total = counted[t]
         goal = max(c.value, rules.min_points)
         reached = total >= goal and (not c.capot or self.facts.capot == t)
         if len(self.defence) > 1 and rules.three_player_goal == "each":
-            opposing = max(self.totals[d] for d in self.defence)
+            opposing = max(counted[d] for d in self.defence)
         else:
-            opposing = sum(self.totals[d] for d in self.defence)
+            opposing = sum(counted[d] for d in self.defence)
         if not reached:
             return CHUTE
         if not rules.must_beat_defence or total > opposing:
@@ -724,7 +730,10 @@ class _Scorer:
                 self.add(t, self.belote[d] * lose, "Belote adverse", "opponents' belote")
             return
         self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
-        lost = self.card[t] + self.ann[t] + self.belote[t] * prenable
+        # A fall passes the deal's card points, not a capot's: the takers can only take every trick and fall on a
+        # bid above 250, where « sinon 162 points sont attribués à l'équipe adverse » (Belote bazar).
+        card = DEAL_POINTS if self.facts.capot == t else self.card[t]
+        lost = card + self.ann[t] + self.belote[t] * prenable
         share, extra = divmod(lost, len(self.defence))
         for i, d in enumerate(self.defence):
             taken = ScoreTerm("Points des preneurs", "the takers' points", share + (1 if i < extra else 0))

@@ -16,6 +16,8 @@ True
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,7 +29,7 @@ from atout.deal import Deal, Phase
 from atout.errors import AtoutError, IllegalAction, RecordError, excerpt, os_reason
 from atout.i18n import Message
 from atout.match import Match
-from atout.notation import parse_seat, seat_letter
+from atout.notation import parse_seat, seat_letter, seat_letters
 from atout.observation import Observation
 from atout.record import Record, read_records
 from atout.rules import Ruleset
@@ -41,11 +43,13 @@ class GameSession:
         rules: Ruleset,
         *,
         bots: str | BotSpec | Sequence[str | BotSpec] = "club",
-        human: int = 2,
+        human: int | None = None,
         seed: int | None = None,
         hint: str | BotSpec = "expert",
         first_dealer: int = 0,
     ) -> None:
+        if human is None:  # South, at every table (seat 1 of two players, 2 of three or four)
+            human = seat_letters(rules).index("S")
         if not 0 <= human < rules.players:
             raise AtoutError(Message("match.seat", name="human", last=rules.players - 1, value=excerpt(repr(human))))
         self.rules = rules
@@ -58,6 +62,9 @@ class GameSession:
         self.match = Match(rules, seed=seed, first_dealer=first_dealer)
         self.deal = self.match.new_deal()
         self._agents = self._make_agents()
+        #: The record of each finished deal already saved, by its place in the match (a save rewrites the
+        #: whole match after every action: the finished deals are written once).
+        self._texts: dict[int, tuple[Deal, str, str]] = {}
 
     # ------------------------------------------------------------------ state
     @property
@@ -154,25 +161,34 @@ class GameSession:
         }
 
     # ------------------------------------------------------------ assistance
-    def hint(self) -> Action:
-        """What the hint bot (the expert by default) would do in the human's place."""
-        if not self.human_to_play:
+    def hint(self, observation: Observation | None = None) -> Action:
+        """What the hint bot (the expert by default) would do in the human's place.
+
+        ``observation``: the human's, taken when the hint was asked (an interface that computes the
+        hint in a thread while the game goes on passes it, and drops a hint that comes too late).
+        """
+        observation = observation or self.observation()
+        if observation.turn != self.human:
             raise AtoutError(Message("session.hint"))
         seed = (self.match.deal_seed(self._deal_index) + 97) % (1 << 62)
         agent = build_agent(self.hint_spec, seed=seed, wall_clock=True)
-        return agent.act(self.observation())
+        return agent.act(observation)
 
-    def analysis(self) -> list[object]:
-        """The double-dummy value and cost of each card the human played in the finished deal."""
+    def analysis(self, deal: Deal | None = None) -> list[object]:
+        """The double-dummy value and cost of each card the human played in the finished deal (``deal``:
+        one of this match's, taken when the analysis was asked; default: the current one)."""
         from atout.solver.analysis import analyse
 
-        if not self.deal_over or self.deal.contract is None:
+        deal = deal or self.deal
+        if deal.phase is not Phase.DONE or deal.contract is None:
             return []
-        return [a for a in analyse(self.deal) if a.seat == self.human]
+        return [a for a in analyse(deal) if a.seat == self.human]
 
     # ---------------------------------------------------------- save, resume
     def save(self, path: str | Path, human: str = "Human") -> None:
-        """Write every deal of the match so far (the current one too, finished or not).
+        """Write every deal of the match so far (the current one too, finished or not), atomically:
+        a temporary file in the same folder, then renamed over the save. Raises :class:`OSError` if it
+        cannot be written (the save as it was is kept).
 
         ``human`` names the human's seat in the records (the interface gives it in its language).
         """
@@ -189,11 +205,15 @@ class GameSession:
         deals = [e.deal for e in self.match.entries if e.deal is not None]
         if not self._recorded:
             deals.append(self.deal)
-        texts = [Record.from_deal(d, **tags).to_text() for d in deals]
-        target = Path(path)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text("\n".join(texts), encoding="utf-8")
-        temporary.replace(target)  # never leave a half-written save
+        texts = []
+        for index, deal in enumerate(deals):
+            cached = self._texts.get(index)
+            if cached is None or cached[0] is not deal or cached[1] != human:
+                cached = (deal, human, Record.from_deal(deal, **tags).to_text())
+                if deal.phase is Phase.DONE:
+                    self._texts[index] = cached
+            texts.append(cached[2])
+        _write_atomically(Path(path), "\n".join(texts))
 
     @classmethod
     def load(cls, path: str | Path) -> GameSession:
@@ -227,7 +247,7 @@ class GameSession:
                 first_dealer=parse_seat(rules, tags["FirstDealer"]),
             )
         except (ValueError, TypeError, AtoutError) as err:
-            reason = err if isinstance(err, AtoutError) else excerpt(str(err))
+            reason: AtoutError | Message = err if isinstance(err, AtoutError) else Message("session.bad_value")
             raise RecordError(Message("session.bad_tags", reason=reason)) from None
         for number, record in enumerate(records):
             if record.rules != rules:
@@ -243,6 +263,23 @@ class GameSession:
 
 
 _SEAT_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``target``, then rename it over ``target``: a save is
+    whole or not there, never half-written."""
+    if not target.parent.exists():
+        target.parent.mkdir(parents=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _spec_ref(spec: BotSpec) -> str | dict[str, object]:

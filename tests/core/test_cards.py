@@ -131,8 +131,9 @@ def test_seat_letters_follow_the_direction_of_play() -> None:
     assert "".join(seat_letter(classique, s) for s in range(4)) == "NESW"
     assert seat_name(coinche, 2) == "Sud" and seat_name(coinche, 3, "en") == "East"
     assert parse_seat(coinche, "Ouest") == parse_seat(coinche, "W") == parse_seat(coinche, "1") == 1
-    with pytest.raises(NotationError, match="unknown seat"):
-        parse_seat(coinche, "X")
+    for unknown in ("X", "", "  "):
+        with pytest.raises(NotationError, match="unknown seat"):
+            parse_seat(coinche, unknown)
 
 
 def test_deal_line_round_trip_and_errors() -> None:

@@ -159,6 +159,33 @@ def test_traditional_deal_gives_more_voids_and_longer_suits() -> None:
     assert traditional[1] > shuffled[1] + 0.08
 
 
+def _after_a_deal_nobody_took(rules: Ruleset) -> tuple[Match, Deal, Deal]:
+    match = Match(rules, seed=5)
+    passed = match.new_deal()
+    while passed.turn is not None:
+        passed.apply("P")
+    assert passed.result is not None and passed.result.passed_out
+    match.record(passed)
+    return match, passed, match.new_deal()
+
+
+def test_classique_deal_nobody_took_is_recut_not_shuffled() -> None:
+    """Classique: nobody takes in the second round → « les joueurs rendent leurs cartes, on recoupe et on
+    redistribue » (*Règles de la belote classique*): the next dealer cuts the cards given back and deals them,
+    unshuffled (redeal = "recut"); FFB coinche shuffles before every deal (§3: « Le mélange du jeu est obligatoire
+    avant chaque distribution »)."""
+    classique = Ruleset.preset("classique")
+    assert classique.redeal == "recut" and Ruleset.preset("coinche").redeal == "shuffle"
+    for rules, recut in ((classique, True), (classique.replace(redeal="shuffle"), False)):
+        match, passed, following = _after_a_deal_nobody_took(rules)
+        assert following.dealer == (passed.dealer + 1) % rules.players
+        seed = match.deal_seed(1)
+        given_back = Deal.new(rules, dealer=following.dealer, seed=seed, deck=passed.gathered_deck())
+        shuffled = Deal.new(rules, dealer=following.dealer, seed=seed)
+        assert following.dealt == (given_back.dealt if recut else shuffled.dealt)
+        assert given_back.dealt != shuffled.dealt
+
+
 def test_deal_facts_round_trip_and_reject_corrupt_data() -> None:
     facts = DealFacts(Contract(100, 2, 1, level=2), {0: 60, 1: 102}, {1: 20}, {0: 50}, None, {0: 3, 1: 5})
     assert DealFacts.from_dict(facts.to_dict()) == facts

@@ -48,6 +48,28 @@ def test_announcements_are_heard_then_shown_at_trick_two() -> None:
     assert deal.observation(1).announcement_winner == 0
 
 
+def test_a_declared_carre_tells_its_nature_not_its_rank() -> None:
+    """In trick 1 a declaration tells the others its nature only: « Lors du premier pli, chacun des joueurs annonce
+    simplement la nature de son ou ses annonce(s) » (FFB coinche §8.2). South's carré of jacks (200) and carré of
+    queens (100) sound the same to West, whose observation is equal in both deals; cards come at trick 2 (§8.3)."""
+    rules = Ruleset.preset("coinche")
+    west_hand, east_hand = "A8.A7.A8.79", "K.K.K9T.KTA"
+    observations = []
+    for high, low in (("J", "Q"), ("Q", "J")):
+        hands = [f"{high}7.{high}8.{high}7.{high}8", west_hand, f"{low}9T.{low}9T.{low}.{low}", east_hand]
+        deal = Deal.from_hands(rules, hands, dealer=3)
+        for action in ["80D", "P", "P", "P"]:
+            deal.apply(action)
+        declare = deal.legal_actions()[0]
+        assert [a.kind for a in declare.announcements] == ["carre"]  # type: ignore[attr-defined]
+        deal.apply(declare)
+        deal.apply("7S")
+        west = deal.observation(1)
+        assert [(h.kind, h.points) for h in west.heard[0]] == [("carre", None)]
+        observations.append(west)
+    assert observations[0] == observations[1]
+
+
 def test_classique_retourne_is_public_during_the_auction() -> None:
     rules = Ruleset.preset("classique")
     deal = Deal.new(rules, seed=3)

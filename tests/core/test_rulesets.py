@@ -111,12 +111,18 @@ def test_derived_facts() -> None:
 
 
 def test_former_presets_give_the_fingerprints_of_the_presets_before_their_correction() -> None:
-    """The presets as they were before coinche lost its 160 ceiling, contrée its overtrumping of a partner and
-    classique its litige: their fingerprints, as records written then carry them."""
-    before = {"coinche": "5adad953", "contree": "8db8b40e", "classique": "6ae5ea83", "deux": "64d17639"}
-    before["trois"] = "2eedbe82"
-    for name, fingerprint in before.items():
-        assert [Ruleset.preset(name, **former).fingerprint for former in FORMER_PRESETS[name]] == [fingerprint]
+    """The presets as they were before coinche lost its 160 ceiling, contrée its overtrumping of a partner then the
+    defence's belote on a contract made, classique its litige then its shuffle after a deal nobody took: their
+    fingerprints, newest first, as records written then carry them."""
+    before = {
+        "coinche": ["5adad953"],
+        "contree": ["19eb78e1", "8db8b40e"],
+        "classique": ["80e122cd", "6ae5ea83"],
+        "deux": ["9dfe9f56", "64d17639"],
+        "trois": ["2eedbe82"],
+    }
+    for name, fingerprints in before.items():
+        assert [Ruleset.preset(name, **former).fingerprint for former in FORMER_PRESETS[name]] == fingerprints
 
 
 def test_options_added_since_keep_every_earlier_fingerprint() -> None:
@@ -131,8 +137,11 @@ def test_options_added_since_keep_every_earlier_fingerprint() -> None:
         "deux": "9dfe9f56",
         "trois": "c0b2bd4c",
     }
-    assert {name: Ruleset.preset(name).fingerprint for name in before} == before
-    contree = Ruleset.preset("contree")
+    corrected_since = {"contree": {"defence_keeps_belote": False}, "classique": {"redeal": "shuffle"}}
+    corrected_since["deux"] = {"redeal": "shuffle"}
+    then = {name: Ruleset.preset(name, **corrected_since.get(name, {})).fingerprint for name in before}
+    assert then == before
+    contree = Ruleset.preset("contree", defence_keeps_belote=False)
     for option, value in (("undertrump_partner", True), ("defence_keeps_belote", True), ("capot_bonus", "takers")):
         changed = contree.replace(overtrump_partner=True, **{option: value})
         assert changed.fingerprint != contree.replace(overtrump_partner=True).fingerprint
@@ -148,7 +157,6 @@ def test_contree_colver_is_contree_with_colver_s_options() -> None:
         "undertrump_partner": True,
         "sans_atout": False,
         "tout_atout": False,
-        "defence_keeps_belote": True,
         "chute_points": 162,
         "surcoinche_multiplier": 3,
         "capot_bonus": "takers",

@@ -281,6 +281,20 @@ def test_bazar_equal_announcements_first_to_show_wins():
     assert result.winner == 0
 
 
+def test_bazar_equal_announcements_go_to_the_first_to_play_in_trick_2():
+    """Bazar: of equal announcements, the one shown first wins, and each player shows his before his card of trick 2:
+    « il doit la montrer aux autres joueurs avant de jouer de nouveau », « celui qui a l'occasion de montrer sa
+    combinaison en premier passera » (*Belote bazar*). South declares his tierce first, in trick 1, but West wins
+    trick 1, so West shows first and his side's tierce counts."""
+    hands = ["7JQK.79.7.7", "8.8T.JQK.QA", "9TA.JQ.8.89", ".KA.9TA.TJK"]
+    deal = deal_from_hands(hands, rules=Ruleset.preset("bazar"))
+    play(deal, "ann:JS-QS-KS", "7C", "ann:JD-QD-KD", "AC", "8C", "TC")
+    assert deal.turn == 1
+    play(deal, "8S")
+    assert deal.resolution is not None and deal.resolution.winner == 1
+    assert deal.resolution.points == {0: 0, 1: 20}
+
+
 def test_bazar_equal_height_more_trumps_wins():
     """Bazar: equal height, the combination with more trumps wins (*Belote bazar*)."""
     result = _resolve(

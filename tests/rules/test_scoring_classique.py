@@ -39,6 +39,23 @@ def test_takers_must_score_more_than_the_defence():
     assert result.marks == {0: 0, 1: 212}
 
 
+def test_goal_counts_belote_and_announcements_or_card_points_only():
+    """What the takers must beat: the preset counts belote and announcements, as the online game's classique (« L'équipe
+    qui a remporté l'atout doit gagner plus de points que l'équipe adverse ») and *Ma première belote* (« Chaque équipe
+    additionne les points contenus dans ses plis et y ajoute ceux de ses annonces »); goal_points = "cards" reads
+    *Règles de la belote classique*'s « plus de la moitié des points, c'est-à-dire 82 points ou plus » as card points,
+    the belote a bonus apart. 85 against 77 + a cinquante: a fall, or made on card points; 75 + belote against 87:
+    made, or a fall on card points."""
+    cards = CLASSIQUE.replace(goal_points="cards")
+    assert CLASSIQUE.goal_points == "total"
+    assert score(CLASSIQUE, T(), 85, announcements={1: 50}).outcome == "chute"
+    made = score(cards, T(), 85, announcements={1: 50})
+    assert made.outcome == "made" and made.marks == {0: 85, 1: 127}
+    assert score(CLASSIQUE, T(), 75, belote={0: 20}).outcome == "made"
+    fell = score(cards, T(), 75, belote={0: 20})
+    assert fell.outcome == "chute" and fell.marks == {0: 20, 1: 162}
+
+
 def test_fall_gives_the_takers_announcements_to_the_defence():
     """On a fall the defence scores every point, the takers' announcements too (the online game's classique: « tous les
     points gagnés lors de ce tour seront remportés par l'équipe adverse »): 162 + 20."""
@@ -152,6 +169,18 @@ def test_bazar_fall_gives_162_to_the_other_side():
     result = score(BAZAR, Contract(120, 1, 0), 110)
     assert result.outcome == "chute"
     assert result.marks == {0: 0, 1: 162}
+
+
+def test_bazar_fall_with_every_trick_gives_162_not_250():
+    """Bazar: a fall gives the other side 162, even when the takers won every trick (their capot's 250 does not
+    pass to the defence): « pour "remplir" le contrat l'équipe qui "prend" le contrat doit marquer au moins 82
+    points, sinon 162 points sont attribués à l'équipe adverse » (*Belote bazar*). 30 ♥ bid, capot without the
+    capot announced: 250 < 300."""
+    result = score(BAZAR, Contract(300, 1, 0), capot="takers")
+    assert result.outcome == "chute"
+    assert result.marks == {0: 0, 1: 162}
+    with_tierce = score(BAZAR, Contract(300, 1, 0), capot="takers", announcements={0: 20})
+    assert with_tierce.marks == {0: 0, 1: 182}
 
 
 def test_bazar_announcements_count_toward_the_bid():

@@ -72,6 +72,23 @@ def test_chute_takers_belote_goes_to_the_defence():
     assert result.marks == {0: 0, 1: 280}
 
 
+def test_made_the_defence_keeps_its_own_belote():
+    """Made and not contré, each side marks its own points, the defence's belote included: « Les défenseurs marquent
+    le nombre de points qu'ils ont réalisés dans la donne »; the belote, prenable, passes only on a fall: « Elle est
+    également marquée par la défense si l'équipe qui a annoncé le contrat chute » (FunBelote, *Belote contrée*).
+    110 on 80 → 190; the defence 52 + its belote 20 = 72 → 70."""
+    result = score(CONTREE, C(80), 110, belote={1: 20})
+    assert result.outcome == "made"
+    assert result.marks == {0: 190, 1: 70}
+
+
+def test_contre_made_takes_the_defence_belote():
+    """Contré and made, the takers' side wins the deal and every belote with it (FunBelote, *Belote contrée*:
+    « Si le preneur réussit à remplir son contrat, il marque 160 points + les points demandés x 2 »)."""
+    result = score(CONTREE, C(90, level=1), 100, belote={1: 20})
+    assert result.marks == {0: 360, 1: 0}
+
+
 def test_contre_made_160_plus_contract_doubled():
     """Contré and made: the takers score 160 + the contract × 2 (FunBelote, *Belote contrée*): 90 → 160 + 180 = 340."""
     result = score(CONTREE, C(90, level=1), 100)

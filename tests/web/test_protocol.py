@@ -183,6 +183,25 @@ def test_malformed_and_oversized_messages_are_refused_and_the_table_goes_on(clie
         assert until(ws, my_turn)
 
 
+def test_binary_messages_are_refused_like_malformed_ones(client: TestClient) -> None:
+    table = new_table(client)
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:  # a binary hello: closed, as a malformed one
+        ws.send_bytes(json.dumps({"type": "hello", "token": table["token"]}).encode())
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    with client.websocket_connect(f"/ws/{table['code']}") as ws:  # later: an error, and the table goes on
+        hello(ws, table["token"])
+        for frame in (json.dumps({"type": "start"}).encode(), b"\x00\xff", b""):
+            ws.send_bytes(frame)
+            error = until(ws, lambda m: m["type"] == "error")
+            assert error["code"] == "malformed" and error["message"] == "Message illisible."
+        ws.send_json({"type": "ping"})
+        assert until(ws, lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was done
+        ws.send_json({"type": "start"})
+        assert until(ws, my_turn)
+
+
 def test_a_flood_is_refused_then_cut(client: TestClient) -> None:
     table = new_table(client)
     with client.websocket_connect(f"/ws/{table['code']}") as ws:

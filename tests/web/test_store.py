@@ -2,7 +2,7 @@
 
 Every action is in the log before anyone hears of it; a table rebuilt from the
 database (as after a restart) is exactly where it was; a resent action is applied
-once; a database that is briefly unavailable makes an action fail cleanly, and
+once, and action ids are each player's own; a database that is briefly unavailable makes an action fail cleanly, and
 nothing is lost or applied twice when it is back; finished games are kept as
 atout records that replay.
 """
@@ -13,18 +13,25 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 from harness import Harness, Recorder, connect, fast_settings, play_random, settle
+from sqlalchemy import Connection, insert, text
 
 from atout.record import read_records
 from atout.web.actor import Act
 from atout.web.schema import metadata
-from atout.web.store import Store
+from atout.web.schema import seats as schema_seats
+from atout.web.schema import tables as schema_tables
+from atout.web.store import ActionRow, DuplicateAction, Store
 from conftest import PostgresServer
 
 pytestmark = pytest.mark.anyio
@@ -87,6 +94,82 @@ async def test_a_resent_action_is_applied_once(tmp_path: Path, database_url: str
         assert [r["type"] for r in replies] == ["ack", "ack"] and replies[1]["duplicate"] is True
         log = await harness.store.actions(actor.row.id, actor.row.game_no)
         assert [(a.action, a.action_id) for a in log] == [("P", "same-id")]
+
+
+async def test_action_ids_are_per_player(tmp_path: Path, database_url: str) -> None:
+    """An id one player used is another's to use too: his action is applied, not taken for a resent one;
+    a player's own id sent again is a duplicate, also on a restarted server (the ids come from the log)."""
+    settings = fast_settings(tmp_path, database_url=database_url)
+    async with Harness(settings) as harness:
+        actor, conns = await harness.table("coinche", 4)
+        movers = []
+        for turn in range(2):  # two players in turn, the same id
+            mover = next(c for c in conns if c.view["deal"]["turn"] == c.view["you"])
+            actor.submit(Act(mover, "P", "shared"))
+            assert await mover.reply_to("shared") == {"type": "ack", "id": "shared"}, turn
+            await settle(actor)
+            movers.append(mover)
+        code, players = actor.code, {c.view["you"]: c.player for c in conns}
+        first = movers[0]
+        assert first.player != movers[1].player
+        first.messages.clear()
+        actor.submit(Act(first, "P", "shared"))  # the first one's message again: a duplicate
+        assert (await first.reply_to("shared"))["duplicate"] is True
+        assert actor.game is not None and actor.game.seq == 2
+        log = [(a.seat, a.action_id) for a in await harness.store.actions(actor.row.id, actor.row.game_no)]
+        assert [i for _, i in log] == ["shared", "shared"] and log[0][0] != log[1][0]
+    async with Harness(settings) as harness:  # a new server: the ids come back from the log, with their players
+        restarted = await harness.service.actor(code)
+        assert restarted is not None and restarted.game is not None
+        again = {seat: Recorder(player) for seat, player in players.items()}
+        for conn in again.values():
+            connect(restarted, conn)
+        await settle(restarted)
+        resent = again[log[0][0]]
+        restarted.submit(Act(resent, "P", "shared"))
+        assert (await resent.reply_to("shared"))["duplicate"] is True
+        mover = again[restarted.game.turn or 0]
+        restarted.submit(Act(mover, "P", "shared"))
+        assert await mover.reply_to("shared") == {"type": "ack", "id": "shared"}
+        assert restarted.game.seq == 3
+
+
+async def test_an_older_database_keeps_its_action_ids_with_their_players(database_url: str) -> None:
+    """The migration that makes ids per player gives the logged actions the players of their seats."""
+    store = Store(database_url)
+    async with store.engine.begin() as conn:  # the database as the first version of the schema left it
+        await conn.run_sync(lambda sync: _migrate_to(sync, "0001"))
+        now = datetime.now(UTC)
+        table = dict(rules="{}", bots="club", status="playing", host="p0", game_no=1, match_seed=1, first_dealer=0)
+        await conn.execute(
+            insert(schema_tables).values(id=1, code="C0DE", created_at=now, updated_at=now, shard=0, **table)
+        )
+        seats = [dict(table_id=1, seat=s, kind="human", name=f"P{s}", player=f"p{s}") for s in range(2)]
+        await conn.execute(insert(schema_seats), seats)
+        for seq, (seat, action_id) in enumerate([(0, "a"), (1, "b"), (0, None)]):
+            await conn.execute(
+                text(
+                    "INSERT INTO actions (table_id, game_no, seq, deal_no, seat, action, action_id, by_bot, created_at)"
+                    " VALUES (1, 1, :seq, 0, :seat, 'P', :action_id, :by_bot, :now)"
+                ),
+                dict(seq=seq, seat=seat, action_id=action_id, by_bot=action_id is None, now=now),
+            )
+    await store.open()  # brings it to the current schema
+    try:
+        logged = await store.actions(1, 1)
+        assert [(a.action_id, a.player) for a in logged] == [("a", "p0"), ("b", "p1"), (None, None)]
+        await store.append_action(1, 1, ActionRow(3, 0, 1, "P", "a", False, "p1"))  # p0's id: p1's too
+        with pytest.raises(DuplicateAction):
+            await store.append_action(1, 1, ActionRow(4, 0, 0, "P", "a", False, "p0"))
+    finally:
+        await store.close()
+
+
+def _migrate_to(connection: Connection, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("atout.web").joinpath("migrations")))
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
 
 
 async def test_finished_games_are_kept_as_records_that_replay(tmp_path: Path, database_url: str) -> None:

@@ -218,7 +218,7 @@ def ratings(reports: Sequence[RunReport]) -> dict[str, dict[str, float]]:
     ...     bots = BotReport(a, "a"), BotReport(b, "b")
     ...     return RunReport(rules, 0, 100, 100, 0, Estimate(0.0, 0.0, 0.0, 100), *bots, won=won)
     >>> ratings([run("club", "random", 74.5), run("expert", "club", 74.5)])
-    {'9dfe9f56': {'club': 1500.0, 'expert': 1684.0, 'random': 1316.0}}
+    {'dae5188b': {'club': 1500.0, 'expert': 1684.0, 'random': 1316.0}}
     """
     pairs: dict[str, dict[tuple[str, str], tuple[float, int]]] = {}
     for run in reports:

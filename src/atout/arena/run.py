@@ -14,6 +14,7 @@ import gzip
 import json
 import multiprocessing
 import os
+import signal
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -97,9 +98,31 @@ def _boards(jobs: list[Job], workers: int, backend: str) -> Iterator[Board]:
     elif workers <= 1:
         yield from map(_play, jobs)
     else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
+        with _pool(workers) as pool:
             yield from pool.imap_unordered(_play, jobs, chunksize=1)
+
+
+def _pool(workers: int) -> multiprocessing.pool.Pool:
+    """Worker processes that leave Ctrl+C to the parent, which stops them: none prints a traceback.
+
+    They are started with SIGINT ignored (a process started so keeps it ignored, Python included, even
+    while it imports), and each ignores it again in case the platform does not pass that on.
+    """
+    previous = signal.getsignal(signal.SIGINT)  # None: a handler Python did not set, left alone
+    if previous is not None:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread: the workers ignore it once started
+            previous = None
+    try:
+        return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupts)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ray_boards(jobs: list[Job], workers: int) -> Iterator[Board]:

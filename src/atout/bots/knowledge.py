@@ -46,7 +46,7 @@ class Knowledge:
     #: Cards a holder cannot have.
     excluded: dict[int, int] = field(default_factory=dict)
     #: Announcement kinds a seat declared: its first hand must contain them.
-    declared: dict[int, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    declared: dict[int, tuple[str, ...]] = field(default_factory=dict)
     #: Cards each seat has played (to rebuild its first hand).
     played: dict[int, int] = field(default_factory=dict)
     #: Cards a holder is only assumed not to have (a habit of the players, not a rule): given up
@@ -105,7 +105,7 @@ class Knowledge:
         know.excluded = _exclusions(obs, unseen)
         if always_say_belote:
             know.assumed = _unsaid_belotes(obs, played, unseen)
-        know.declared = {s: tuple((d.kind, d.points) for d in heard) for s, heard in obs.heard.items()}
+        know.declared = {s: tuple(d.kind for d in heard) for s, heard in obs.heard.items()}
         return know
 
     def sample(self, rng: random.Random, tries: int = 100) -> dict[int, int]:
@@ -236,7 +236,7 @@ def _place(know: Knowledge, excluded: dict[int, int], holders: list[int], rng: r
     return hands
 
 
-def _holds(first_hand: int, kinds: tuple[tuple[str, int], ...]) -> bool:
+def _holds(first_hand: int, kinds: tuple[str, ...]) -> bool:
     """Does a first hand hold announcements of these kinds?"""
     found = {a.kind for a in best_announcements(first_hand, 0)}
-    return all(kind in found for kind, _ in kinds)
+    return all(kind in found for kind in kinds)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Play
 from atout.bots.knowledge import Knowledge
 from atout.cards import Card
-from atout.errors import AtoutError, excerpt
+from atout.errors import AtoutError, excerpt, toml_reason
 from atout.i18n import Message
 from atout.observation import Observation
 from atout.rules import OPTION_NAMES, Ruleset
@@ -205,7 +205,7 @@ def peer_spec_text(source: str | dict[str, Any]) -> str:
     try:
         tomllib.loads(source)
     except tomllib.TOMLDecodeError as err:
-        raise AtoutError(Message("peers.toml", reason=str(err))) from None
+        raise AtoutError(Message("peers.toml", reason=toml_reason(err))) from None
     return source
 
 

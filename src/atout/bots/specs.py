@@ -61,7 +61,7 @@ from typing import Any
 from atout.actions import Action
 from atout.bots.base import Agent, RandomAgent
 from atout.bots.heuristic import HeuristicAgent
-from atout.errors import AtoutError, excerpt, os_reason
+from atout.errors import AtoutError, excerpt, os_reason, toml_reason
 from atout.i18n import Message
 from atout.observation import Observation
 
@@ -198,7 +198,7 @@ def parse_spec(text: str) -> BotSpec:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise AtoutError(Message("bots.toml", reason=str(err))) from None
+        raise AtoutError(Message("bots.toml", reason=toml_reason(err))) from None
     return spec_from_dict(data.get("bot", data))
 
 

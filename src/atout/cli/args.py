@@ -56,14 +56,22 @@ def language_of(argv: Sequence[str]) -> str:
     return DEFAULT_LANGUAGE
 
 
+#: The largest whole number taken where an option has no limit of its own (seeds, sheet numbers): never shown.
+UNBOUNDED = 2**62
+
+
 def bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a number of ``kind`` between ``low`` and ``high``, else a refusal naming them."""
+    """An argparse type: a number of ``kind`` between ``low`` and ``high``, else a refusal naming them
+    (only ``low`` when ``high`` is :data:`UNBOUNDED`)."""
 
     def parse(text: str) -> float:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(tr("cli.not_a_number", text=excerpt(text))) from None
+        if high >= UNBOUNDED and not low <= value <= high:
+            key = "cli.at_least" if value < low else "cli.too_big"
+            raise argparse.ArgumentTypeError(tr(key, text=excerpt(text), low=low))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(tr("cli.out_of_range", text=excerpt(text), low=low, high=high))
         return value
@@ -110,7 +118,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"atout {version}", help=tr("cli.argparse.version"))
     parser.add_argument("--lang", choices=LANGUAGES, help=tr("cli.arg.lang"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    seed = whole(0, 2**62)
+    seed = whole(0, UNBOUNDED)
 
     play = _command(sub, "play")
     _rules_options(play)
@@ -127,7 +135,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     score = _command(sub, "score")
     actions = ("new", "list", "resume", "show", "export", "delete")
     score.add_argument("action", nargs="?", default="list", choices=actions, help=tr("cli.arg.score_action"))
-    score.add_argument("id", nargs="?", type=whole(1, 2**62), help=tr("cli.arg.sheet"))
+    score.add_argument("id", nargs="?", type=whole(1, UNBOUNDED), help=tr("cli.arg.sheet"))
     _rules_options(score)
     score.add_argument("--name", help=tr("cli.arg.name"))
     score.add_argument("--sides", help=tr("cli.arg.sides"))

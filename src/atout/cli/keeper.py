@@ -7,11 +7,13 @@ writes them, see :mod:`atout.cli.typed`; a letter of the other language is asked
 The contract is said back in words before anything is recorded. The marks, the totals
 and the winner come from the ruleset's own scoring. Commands at the contract's question:
 ``annuler`` (undo the last deal), ``corriger`` (enter the last deal again), ``scores``,
-``aide``, ``quitter``.
+``aide``, ``quitter``. Once the game is won the keeper still takes ``annuler`` and ``corriger`` (a
+sheet resumed after its last deal too): if the last deal no longer ends the game, play goes on.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from enum import Enum
@@ -20,8 +22,8 @@ from typing import Literal, TypeVar
 
 from atout.actions import Bid
 from atout.auction import Contract
-from atout.cli.text import bid_words, contract_text
-from atout.cli.typed import Reading, read_call, read_strain, read_yes, which
+from atout.cli.text import bid_words, contract_text, doubling
+from atout.cli.typed import Reading, letter, read_call, read_strain, read_yes, which
 from atout.errors import AtoutError, excerpt
 from atout.i18n import Message, tr
 from atout.notation import parse_seat
@@ -37,6 +39,8 @@ _QUIT = ("quitter", "quit", "q", "exit")
 _HELP = ("aide", "help", "?")
 _PASS = ("passe", "pass", "p", "personne", "nobody")
 _NONE = ("", "personne", "nobody", "aucune", "none", "non", "no", "-")
+#: The partnerships by their seats' letters or names, whatever the sheet calls them (side 0 is North–South).
+_PARTNERSHIPS = {"ns": 0, "nordsud": 0, "northsouth": 0, "eo": 1, "ew": 1, "estouest": 1, "eastwest": 1}
 
 
 class _Refused(Enum):
@@ -72,7 +76,9 @@ class Keeper:
     def run(self) -> None:
         """Ask deal after deal until the game is won or the player quits; the input's end quits too (a deal
         typed only in part is not recorded)."""
-        self.say(self.scores_line(self.sheet))
+        sheet = self.sheet
+        self.say(self.scores_line(sheet))
+        self._say_winner(sheet)
         try:
             while self._turn():
                 pass
@@ -83,16 +89,14 @@ class Keeper:
     def _turn(self) -> bool:
         """One answer to the contract's question and what follows; False when the keeper is done."""
         sheet = self.sheet
-        if sheet.match.finished:
-            self.say(self.tr("winner", name=sheet.sides[sheet.match.winner or 0]))
-            return False
-        line = self.ask(self._first_question(sheet)).strip()
+        over = sheet.match.finished  # only the last deal can then be undone or corrected
+        line = self.ask(self.tr("over_q") if over else self._first_question(sheet)).strip()
         word = line.lower()
-        if word in _QUIT:
+        if word in _QUIT or (over and not word):
             self.say(self.tr("saved", id=self.sheet_id))
             return False
         if word in _HELP:
-            self.say(self.tr("help"))
+            self.say(self.help(sheet))
         elif word in _SCORES:
             self.say(self.table(sheet))
         elif word in _UNDO:
@@ -104,6 +108,8 @@ class Keeper:
             edited = self._deal(sheet, self.ask(self._first_question(sheet, len(sheet.entries))).strip())
             if edited is not _Refused.REFUSED:
                 self._guard(partial(self.book.replace_last, self.sheet_id, edited), None)
+        elif over:
+            self._refuse(AtoutError(Message("keeper.over")))
         elif line:
             added = self._deal(sheet, line)
             if added is not _Refused.REFUSED:
@@ -121,7 +127,13 @@ class Keeper:
             return
         if done:
             self.say(done)
-        self.say(self.scores_line(self.sheet))
+        sheet = self.sheet
+        self.say(self.scores_line(sheet))
+        self._say_winner(sheet)
+
+    def _say_winner(self, sheet: Sheet) -> None:
+        if sheet.match.winner is not None:
+            self.say(self.tr("winner", name=sheet.sides[sheet.match.winner]))
 
     def _first_question(self, sheet: Sheet, number: int | None = None) -> str:
         n = number if number is not None else len(sheet.entries) + 1
@@ -203,11 +215,11 @@ class Keeper:
         rules = sheet.rules
         names = "/".join(sheet.sides)
         taker = self._ask_until(self.tr("takers_q", names=names), lambda a: self._side(sheet, a))
-        level = self._ask_until(self.tr("coinche_q"), _level) if rules.coinche else 0
+        level = self._ask_until(self.tr(f"{doubling(rules)}_q"), _level) if rules.coinche else 0
         contract = Contract(contract.value, contract.strain, taker, level, contract.capot)
 
         def checked(facts: DealFacts) -> DealFacts:
-            facts.check(rules)
+            facts.check(rules, sheet.sides)  # a refusal names the sheet's sides, not seats
             return facts
 
         if len(rules.sides) == 2 and rules.whole_deck:
@@ -230,18 +242,22 @@ class Keeper:
     ) -> DealFacts:
         rules = sheet.rules
         while True:
-            card = {s: self._ask_until(self.tr("points_each_q", name=sheet.sides[s]), _number) for s in rules.sides}
+            card = {s: self._ask_until(self._points_question(sheet.sides[s]), _number) for s in rules.sides}
             capot = next((s for s, v in card.items() if v >= rules.capot_points), None)
             try:
                 return checked(DealFacts(contract, card, capot=capot))
             except AtoutError as err:
                 self._refuse(err)
 
+    def _points_question(self, name: str) -> str:
+        """« Points de Bob », « Points d'Alice » (French elides « de » before a vowel or a mute h)."""
+        return self.tr("points_each_q_elided" if elides(name) else "points_each_q", name=name)
+
     def _card_points(self, sheet: Sheet, contract: Contract, text: str) -> DealFacts:
         """The takers' card points (or a capot) as the facts of the deal so far."""
         rules = sheet.rules
         taker = contract.taker
-        points, capot = self._points(text, taker)
+        points, capot = self._points(sheet, text, taker)
         card = {taker: points, 1 - taker: 162 - points} if capot is None else {capot: rules.capot_points, 1 - capot: 0}
         return DealFacts(contract, card, capot=capot)
 
@@ -251,12 +267,16 @@ class Keeper:
         if len(rules.sides) != 2 or not rules.whole_deck:
             raise AtoutError(Message("keeper.questions_only"))
         taker = self._side(sheet, tokens[0])
+        points = tokens[1] if len(tokens) > 1 else ""
+        fields = tokens[2:]
+        if points.lower() == "capot" and fields and "=" not in fields[0] and _level_word(fields[0]) is None:
+            points, fields = f"{points} {fields[0]}", fields[1:]  # « capot défense », « capot Eux »
         level: int | None = None
         belote: dict[int, int] = {}
         announcements: dict[int, int] = {}
-        for token in tokens[2:]:
+        for token in fields:
             key, _, value = token.partition("=")
-            if token.lower() in ("x", "xx", "coinche", "surcoinche"):
+            if _level_word(token) is not None:
                 if level is not None:
                     raise AtoutError(Message("keeper.coinche_twice", text=excerpt(token)))
                 level = _level(token)
@@ -267,7 +287,7 @@ class Keeper:
             else:
                 raise AtoutError(Message("keeper.unknown_field", text=excerpt(token)))
         contract = Contract(contract.value, contract.strain, taker, level or 0, contract.capot)
-        facts = self._card_points(sheet, contract, tokens[1] if len(tokens) > 1 else "")
+        facts = self._card_points(sheet, contract, points)
         return replace(facts, belote=belote, announcements=announcements)
 
     def _ask_until(self, question: str, parse: Callable[[str], T]) -> T:
@@ -280,21 +300,33 @@ class Keeper:
                 self._refuse(err)
 
     def _side(self, sheet: Sheet, text: str) -> int:
+        """A side from its name on the sheet, a partnership's letters (NS, EO or EW), or a seat."""
         key = text.strip().lower()
         for i, name in enumerate(sheet.sides):
             if key == name.lower():
                 return i
+        letters = "".join(c for c in key if c.isalpha())
+        if sheet.rules.partnerships and letters in _PARTNERSHIPS:
+            return _PARTNERSHIPS[letters]
+        if not key:
+            raise AtoutError(Message("keeper.side_needed", sides=", ".join(sheet.sides)))
         try:
             return sheet.rules.side_of(parse_seat(sheet.rules, text))
         except AtoutError:
             raise AtoutError(Message("keeper.not_a_side", text=excerpt(text), sides=", ".join(sheet.sides))) from None
 
-    def _points(self, text: str, taker: int) -> tuple[int, int | None]:
-        key = text.strip().lower().replace("é", "e")
-        if key in ("capot", "capot preneurs", "capot takers"):
-            return 162, taker
-        if key.startswith("capot"):
-            return 0, 1 - taker
+    def _points(self, sheet: Sheet, text: str, taker: int) -> tuple[int, int | None]:
+        """The takers' card points, or a capot: « capot » (the takers'), « capot défense », « capot » and a side."""
+        words = text.strip().replace("-", " ").split()
+        if words and words[0].lower() == "capot":
+            who = " ".join(words[1:])
+            key = who.lower().replace("é", "e")
+            if key in ("", "preneur", "preneurs", "taker", "takers"):
+                return 162, taker
+            if key in ("defense", "defence"):
+                return 0, 1 - taker
+            side = self._side(sheet, who)
+            return (162, taker) if side == taker else (0, side)
         value = _number(text)
         if value > 162:
             raise AtoutError(Message("keeper.at_most_162"))
@@ -322,6 +354,29 @@ class Keeper:
         return out
 
     # ------------------------------------------------------------ output
+    def help(self, sheet: Sheet) -> str:
+        """What the player may type, for this sheet's rules only (no coinche, sans atout... where there is none)."""
+        rules = sheet.rules
+        side = sheet.sides[0]
+        if len(rules.sides) == 2 and rules.whole_deck:  # the one-line form
+            heart = letter(1, self.lang)
+            words = [heart if rules.auction == "retourne" else f"90{heart}", side, "102"]
+            if rules.coinche:
+                words.append("x")
+            if rules.belote:
+                words.append(f"belote={side}")
+            if rules.announcements:
+                words.append(self.tr("help_ann", side=side))
+            lines = [self.tr("help_line", example=" ".join(words))]
+        else:
+            lines = [self.tr("help_questions")]
+        suits = [self.tr("help_suits")]
+        if rules.auction != "retourne":
+            suits += [
+                self.tr(key) for key, has in (("help_sa", rules.sans_atout), ("help_ta", rules.tout_atout)) if has
+            ]
+        return "\n".join([*lines, " ".join(suits), self.tr("help_commands")])
+
     def scores_line(self, sheet: Sheet) -> str:
         entries = sheet.entries
         marks = ", ".join(
@@ -370,6 +425,24 @@ def _choice(text: str, count: int) -> int:
     if not 1 <= number <= count:
         raise AtoutError(Message("keeper.choice", count=count))
     return number
+
+
+def elides(name: str) -> bool:
+    """Whether French elides « de » before ``name``: a vowel or a mute h (d'Alice, d'Émile, d'Hugo), a y
+    sounded as a vowel (d'Yves, but de Yann).
+
+    >>> [elides(n) for n in ("Alice", "Émile", "Hugo", "Yves", "Yann", "Bob", "NS")]
+    [True, True, True, True, False, False, False]
+    """
+    letters = "".join(c for c in unicodedata.normalize("NFD", name.strip().lower()) if c.isalpha())
+    if letters[:1] == "y":
+        return letters[1:2] not in ("", *"aeiouy")
+    return letters[:1] in ("a", "e", "i", "o", "u", "h")
+
+
+def _level_word(text: str) -> int | None:
+    """The coinche a one-line field gives (x, xx, coinche, surcoinche), or None."""
+    return {"x": 1, "coinche": 1, "xx": 2, "surcoinche": 2}.get(text.lower())
 
 
 def _level(text: str) -> int:

@@ -3,7 +3,8 @@
 Exit codes: 0 done; 1 the input was read but is wrong (an illegal or malformed record, a
 bot spec with bad fields); 2 bad usage (an unknown option, a number out of range, an
 unknown bot or score sheet) or unreadable input (missing, not UTF-8 text, too large);
-130 interrupted (Ctrl+C). Every message is in the language of ``--lang`` (French by default).
+3 an unexpected error (a bug: ``atout play`` has saved the match first); 130 interrupted
+(Ctrl+C). Every message is in the language of ``--lang`` (French by default).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from atout import __version__
 from atout.cli.args import build_parser, language_of
@@ -25,8 +27,12 @@ from atout.i18n import Message, get_language, language, plural, tr
 from atout.record import Record, read_records
 from atout.rules import Ruleset
 
+if TYPE_CHECKING:
+    from atout.session import GameSession
+
 EXIT_WRONG_INPUT = 1
 EXIT_USAGE = 2
+EXIT_CRASHED = 3
 EXIT_INTERRUPTED = 130
 
 
@@ -71,19 +77,18 @@ def _analyse(args: argparse.Namespace) -> int:
     from atout.solver.analysis import analyse
 
     lang = get_language()
+    legend = [tr("text.analysis.legend")]  # said once, before the first deal with cards to analyse
 
     def show(deal: Deal) -> str:
         played = sum(len(t.cards) for t in deal.tricks) + len(deal.current_trick)
         if not played:
             return tr("cli.analyse.no_card")
-        lines = (
-            []
-            if deal.result is not None
-            else [tr("cli.analyse.unfinished", played=plural("text.cards_played", played))]
-        )
+        lines = [*legend]
+        legend.clear()
+        if deal.result is None:
+            lines.append(tr("cli.analyse.unfinished", played=plural("text.cards_played", played)))
         return "\n".join([*lines, *analysis_lines(deal, analyse(deal, Solver(deal.rules)), lang)])
 
-    print(tr("text.analysis.legend"))
     return _each_deal(args.file, show)
 
 
@@ -114,26 +119,33 @@ def _rules_from(args: argparse.Namespace) -> Ruleset:
     return Ruleset.preset(args.preset, **options)
 
 
-def _play(args: argparse.Namespace) -> int:
-    from atout.cli.table import TableApp
+def play_session(args: argparse.Namespace) -> tuple[GameSession, Path]:
+    """The match ``atout play`` plays (new, or resumed from ``--resume``) and the file it is saved to."""
     from atout.session import GameSession
-    from atout.solver import warm_up
 
-    save = Path(args.save) if args.save else default_save_path()
     if args.resume:
         try:
             session = GameSession.from_text(read_text(args.resume))
         except RecordError as err:
             raise located(args.resume, err) from None
-        save = Path(args.save) if args.save else Path(args.resume)
-    else:
-        session = GameSession(_rules_from(args), bots=args.level, seed=args.seed)
-    save.parent.mkdir(parents=True, exist_ok=True)
+        return session, Path(args.save or args.resume)
+    session = GameSession(_rules_from(args), bots=args.level, seed=args.seed)
+    return session, Path(args.save) if args.save else default_save_path()
+
+
+def _play(args: argparse.Namespace) -> int:
+    from atout.cli.table import TableApp
+    from atout.solver import warm_up
+
+    session, save = play_session(args)
     app = TableApp(session, get_language(), save, args.speed, warm_up=warm_up)
-    app.run()
+    app.run()  # the table saves after every action, and asks for another file when it cannot
+    crashed = bool(app.return_code)  # an unexpected error, whose traceback Textual has printed
+    if crashed:
+        print(tr("cli.play.crashed"), file=sys.stderr)
     if app.saved_to is not None:
-        print(tr("table.saved_exit", path=app.saved_to))
-    return 0
+        print(tr("table.saved_exit", path=app.saved_to), file=sys.stderr if crashed else sys.stdout)
+    return EXIT_CRASHED if crashed else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -194,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     with language(language_of(arguments)):
         parser = build_parser(__version__)
+        args = argparse.Namespace(command="")
         try:
             args = parser.parse_args(arguments)
             code = COMMANDS[args.command](args)
@@ -212,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reason = Message("cli.os_error", name=err.filename or "", reason=os_reason(err))
             return _fail(args.command, AtoutError(reason), EXIT_USAGE)
         except KeyboardInterrupt:
+            print(tr("cli.interrupted", command=args.command), file=sys.stderr)
             return EXIT_INTERRUPTED
 
 

@@ -10,28 +10,45 @@ from atout.cli.keeper import Keeper
 from atout.errors import AtoutError
 from atout.i18n import Message, get_language, plural, tr
 from atout.rules import Ruleset
-from atout.scorebook import ScoreBook, Sheet
+from atout.scorebook import NoScoreBook, ScoreBook, Sheet, side_names
 
 FORMATS = ("csv", "json")
 
 
 def score_command(args: argparse.Namespace, rules_from: Callable[[argparse.Namespace], Ruleset], default: Path) -> int:
-    """Run ``atout score ACTION [ID]``; returns the exit code."""
+    """Run ``atout score ACTION [ID]``; returns the exit code.
+
+    Only ``new`` makes the score book (and its folder) if it is missing; every other command opens it
+    read-only and changes it only when it writes (``resume`` once the sheet is found, ``delete`` once
+    confirmed). Everything the command line says is checked before the book is opened.
+    """
     action = args.action
     if action in ("resume", "show", "export", "delete") and args.id is None:
         raise AtoutError(Message("cli.score.needs_id", action=action))
     fmt = export_format(args.format, args.output) if action == "export" else None
-    book = ScoreBook(args.db or default)
     lang = get_language()
+    path = Path(args.db) if args.db else default
+    if action == "new":
+        rules = rules_from(args)
+        sides = side_names(rules, args.sides.split(",") if args.sides else None)
+        book = ScoreBook(path)
+    else:
+        try:
+            book = ScoreBook(path, create=False)
+        except NoScoreBook:
+            if action != "list":
+                raise
+            print(tr("cli.score.none"))
+            return 0
     try:
         if action == "new":
-            rules = rules_from(args)
-            sides = [n.strip() for n in args.sides.split(",")] if args.sides else None
             sheet = book.create(rules, args.name or rules.name, sides)
             Keeper(book, sheet.id, lang).run()
         elif action == "list":
             print(listing(book))
         elif action == "resume":
+            book.load(args.id)  # a missing sheet is said before anything is opened for writing
+            book.writable()
             Keeper(book, args.id, lang).run()
         elif action == "show":
             keeper = Keeper(book, args.id, lang)
@@ -41,13 +58,21 @@ def score_command(args: argparse.Namespace, rules_from: Callable[[argparse.Names
         else:
             text = book.export_csv(args.id) if fmt == "csv" else book.export_json(args.id)
             if args.output:
-                Path(args.output).write_text(text, encoding="utf-8")
+                write_export(Path(args.output), text)
                 print(tr("cli.score.exported", id=args.id, path=args.output))
             else:
                 print(text, end="")
     finally:
         book.close()
     return 0
+
+
+def write_export(path: Path, text: str) -> None:
+    """Write an export; a missing folder is named (the system would say the file does not exist)."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise AtoutError(Message("cli.score.no_folder", folder=str(folder), path=str(path)))
+    path.write_text(text, encoding="utf-8")
 
 
 def export_format(asked: str | None, output: str | None) -> str:

@@ -16,15 +16,16 @@ from atout.i18n import plural, tr
 
 if TYPE_CHECKING:
     from atout.cli.table import TableApp
+    from atout.deal import Deal
     from atout.solver.analysis import CardAnalysis
 
 
 class SummaryScreen(ModalScreen[bool]):
     """The score in detail (every term, so that the marks add up), then the double-dummy cost of the human's cards."""
 
+    #: Enter only goes on (not Space, the key that takes a trick off the table): the box is never skipped by accident.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "next", show=False),
-        Binding("space", "next", show=False),
         Binding("q", "quit_game", show=False),
     ]
 
@@ -40,16 +41,17 @@ class SummaryScreen(ModalScreen[bool]):
         self.table.session.finish_deal()
         self.query_one("#summary", Static).update(self._text(None))
         if self.table.session.deal.contract is not None and self.table.analyse:
-            self._analyse()
+            self._analyse(self.table.session.deal)
 
     @work(thread=True, exclusive=True)
-    def _analyse(self) -> None:
+    def _analyse(self, deal: Deal) -> None:
         self.table.warmed.wait()  # the solver's kernels are compiled once, in the background, at start-up
-        analysis = self.table.session.analysis()
+        analysis = self.table.session.analysis(deal)
         self.app.call_from_thread(self._show, analysis)
 
     def _show(self, analysis: list[CardAnalysis]) -> None:
-        self.query_one("#summary", Static).update(self._text(analysis))
+        if self.is_attached:  # the player may have gone on to the next deal meanwhile
+            self.query_one("#summary", Static).update(self._text(analysis))
 
     def _text(self, analysis: list[CardAnalysis] | None) -> str:
         session, lang = self.table.session, self.table.lang

@@ -9,7 +9,9 @@ it, ``?`` for the expert's hint, ``d`` (``l`` in English) for the last trick, ``
 ``q`` or Ctrl+C to save and quit. Bids are typed in the player's language (``90C``,
 ``100 cœur``, ``P``, ``X``...; see :mod:`atout.cli.typed`), and said back in words. Bots think
 in a worker thread, so the screen never freezes; the solver's kernels are compiled in the
-background at start-up, and a hint asked before that says it must wait.
+background at start-up, and a hint asked before that says it must wait; a hint that comes
+after the player has moved on is dropped. The match is saved after every action; a save that
+fails says why and asks for another file.
 """
 
 from __future__ import annotations
@@ -27,17 +29,19 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from atout.actions import Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
 from atout.auction import BiddingAuction, Contract
 from atout.cards import Card, sorted_for_display
 from atout.cli.summary import SummaryScreen
-from atout.cli.text import call_words, contract_text, side_name, strain_words
+from atout.cli.text import call_words, contract_text, doubling, preset_name, side_name, strain_words
 from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed, which
 from atout.deal import Phase, Trick
-from atout.errors import AtoutError, IllegalAction
+from atout.errors import AtoutError, IllegalAction, os_reason
 from atout.i18n import plural, tr
 from atout.notation import seat_letter, seat_name
+from atout.observation import Observation
 from atout.session import GameSession
 
 #: The smallest terminal the table is drawn in.
@@ -54,7 +58,8 @@ class TableApp(App[None]):
         Binding("ctrl+q", "leave", "quit", priority=True),
         Binding("ctrl+c", "leave", "quit", priority=True),
     ]
-    #: Words that run a command when typed in the entry (during the auction the keys go there).
+    #: Words that run a command when typed in the entry (during the auction the keys go there; no last trick yet,
+    #: so ``d`` is read as a call: a French player's D may mean diamonds).
     ENTRY_COMMANDS: ClassVar[dict[str, str]] = {
         "?": "hint",
         "aide": "hint",
@@ -66,8 +71,6 @@ class TableApp(App[None]):
         "q": "leave",
         "quitter": "leave",
         "quit": "leave",
-        "d": "last_trick",
-        "l": "last_trick",
     }
 
     CSS = """
@@ -113,6 +116,10 @@ class TableApp(App[None]):
         #: The completed trick still on the table.
         self.showing: Trick | None = None
         self._trick_timer: Timer | None = None
+        #: The save failed: the entry asks for another file (and quits once saved, if the player was leaving).
+        self.asking_path = False
+        self._leave_after_save = False
+        self._saved_moment: tuple[int, int, int] | None = None
         self.busy = False
         self._tricks_seen = len(session.deal.tricks)
         self._shown_seen = False
@@ -184,7 +191,13 @@ class TableApp(App[None]):
         )
         self.query_one("#status", Static).update(
             " "
-            + self.tr("status", rules=rules.name, scores=scores, goal=goal, dealer=seat_name(rules, deal.dealer, lang))
+            + self.tr(
+                "status",
+                rules=preset_name(rules, lang),
+                scores=scores,
+                goal=goal,
+                dealer=seat_name(rules, deal.dealer, lang),
+            )
         )
         self.query_one("#contract", Static).update(" " + self._contract_line())
         self.query_one("#table", Static).update(self._table_text())
@@ -193,7 +206,7 @@ class TableApp(App[None]):
         self.query_one("#prompt", Static).update(self._prompt_text())
         self.query_one("#keys", Static).update(" " + self._keys_text())
         entry = self.query_one("#entry", Input)
-        typing = deal.phase is Phase.AUCTION and session.human_to_play and self.showing is None
+        typing = self.asking_path or (deal.phase is Phase.AUCTION and session.human_to_play and self.showing is None)
         entry.disabled = not typing
         if typing:
             entry.focus()
@@ -263,12 +276,19 @@ class TableApp(App[None]):
             lines.append(f"{'':42}{cell(other)}" if east else f"  {cell(other)}")
         else:
             lines.extend(["", ""])
-        won = self.showing
-        lines.append(f"{'':14}[b]{escape(self._won(won))}[/b]" if won is not None else "")
+        won = "" if self.showing is None else self._won(self.showing)
+        indent = max(0, min(14, MIN_SIZE[0] - 1 - len(won)))  # the last trick's line is longer
+        lines.append(f"{'':{indent}}[b]{escape(won)}[/b]" if won else "")
         lines.append(f"{'':26}{cell(human)}")
         return "\n".join(lines)
 
     def _won(self, trick: Trick) -> str:
+        deal = self.session.deal
+        if deal.phase is Phase.DONE and trick == deal.tricks[-1]:
+            # The deal's points beyond its tricks' cards: the dix de der, counted with the last trick.
+            bonus = sum(deal.points().values()) - sum(t.points for t in deal.tricks)
+            points = plural("table.points", trick.points + bonus, self.lang)
+            return self.tr("won_last_trick", seat=self.seat_label(trick.winner), points=points)
         points = plural("table.points", trick.points, self.lang)
         return self.tr("won_trick", seat=self.seat_label(trick.winner), points=points)
 
@@ -289,6 +309,8 @@ class TableApp(App[None]):
 
     def _prompt_text(self) -> str:
         session = self.session
+        if self.asking_path:
+            return self.tr("save_where")
         if self.showing is not None:
             return self.tr("trick_pause")
         if session.deal_over or not session.human_to_play:
@@ -314,10 +336,10 @@ class TableApp(App[None]):
     def _take_prompt(self, takes: list[Take]) -> str:
         if len(takes) == 1:
             return self.tr("take_one", strain=strain_words(takes[0].suit, self.lang))
-        # A lone P is « passe »: pique is named in full.
+        # A lone P is « passe » and a lone S saves: their suits are named in full.
         names = [
             strain_words(t.suit, self.lang)
-            if typed(t, self.lang) == "P"
+            if typed(t, self.lang) == "P" or typed(t, self.lang).lower() in self.ENTRY_COMMANDS
             else f"{typed(t, self.lang)} {strain_words(t.suit, self.lang)}"
             for t in takes
         ]
@@ -331,9 +353,9 @@ class TableApp(App[None]):
         else:
             text = self.tr("no_bid_left")
         if any(isinstance(a, Coinche) for a in legal):
-            text += self.tr("coinche_ok")
+            text += self.tr(f"{doubling(rules)}_ok")
         if any(isinstance(a, Surcoinche) for a in legal):
-            text += self.tr("surcoinche_ok")
+            text += self.tr(f"sur{doubling(rules)}_ok")
         if values:  # the numbered bids may go far above 160 (coinche has no ceiling of its own)
             text += "\n " + self.tr("bid_range", low=min(values), high=max(values), step=rules.bid_step)
             if any(isinstance(a, Bid) and a.capot for a in legal):
@@ -344,11 +366,13 @@ class TableApp(App[None]):
         return action.label(self.lang) if action.announcements else self.tr("declare_none")
 
     def _choice_question(self, text: str, actions: tuple[Action, ...]) -> str:
-        return which(text, [call_words(a, self.lang) for a in actions], self.lang)
+        return which(text, [call_words(self.session.rules, a, self.lang) for a in actions], self.lang)
 
     def _keys_text(self) -> str:
         """The keys that work now, and only those."""
         session = self.session
+        if self.asking_path:
+            return self.tr("keys.save_where_leaving" if self._leave_after_save else "keys.save_where")
         if session.deal_over and self.showing is None:
             return ""  # the end of the deal's own screen says its keys
         if self.pending_choice is not None:
@@ -375,16 +399,18 @@ class TableApp(App[None]):
 
     # ------------------------------------------------------------ the flow
     def after_action(self) -> None:
-        """Report what happened, then let the bots play or wait for the human (a completed trick waits first)."""
+        """Save, report what happened, then let the bots play or wait for the human (a completed trick waits first)."""
+        self._autosave()
         self._report()
         self.refresh_view()
         session = self.session
-        if self.showing is not None:
-            return
+        if self.showing is not None or self.asking_path:
+            return  # the game goes on once the trick is taken off the table, or the save's file is answered
         if session.deal_over:
             if session.deal.result is not None and session.deal.result.passed_out:
                 self.say(escape(self.tr("all_passed")))
-            self.push_screen(SummaryScreen(self), self._after_summary)
+            if not isinstance(self.screen, SummaryScreen):
+                self.push_screen(SummaryScreen(self), self._after_summary)
             return
         if not session.human_to_play and not self.busy:
             self.busy = True
@@ -404,7 +430,9 @@ class TableApp(App[None]):
                 self.showing = trick
                 if self._trick_timer is not None:
                     self._trick_timer.stop()
-                self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
+                    self._trick_timer = None
+                if not self.session.deal_over:  # the last trick stays until a key: then the end of the deal
+                    self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
         if deal.resolution is not None and not self._shown_seen:
             self._shown_seen = True
             for seat, announced in deal.resolution.shown.items():
@@ -446,9 +474,12 @@ class TableApp(App[None]):
     def _narrate(self, seat: int, action: Action) -> None:
         who = self.seat_label(seat)
         if isinstance(action, (Pass, Bid, Coinche, Surcoinche, Take)):
-            self.say(escape(self.tr("calls", seat=who, call=call_words(action, self.lang))))
+            self.say(escape(self.tr("calls", seat=who, call=call_words(self.session.rules, action, self.lang))))
         elif isinstance(action, Declare) and action.announcements:
-            self.say(escape(self.tr("announces", seat=who, what=action.label(self.lang))))
+            # The others hear the nature only (FFB §8.2); the cards are shown at trick 2 if they count.
+            heard = ", ".join(tr(f"common.announcement.{a.kind}", self.lang).lower() for a in action.announcements)
+            what = action.label(self.lang) if seat == self.session.human else heard
+            self.say(escape(self.tr("announces", seat=who, what=what)))
         elif isinstance(action, Play) and action.belote:
             said = sum(
                 1
@@ -471,6 +502,9 @@ class TableApp(App[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
+        if self.asking_path:
+            self._answer_path(text)
+            return
         if self.pending_choice is not None:
             self._answer_choice(text)
             return
@@ -519,8 +553,15 @@ class TableApp(App[None]):
     def on_key(self, event: events.Key) -> None:
         character = event.character or ""
         session = self.session
+        if self.asking_path:
+            if event.key == "escape":
+                self._answer_path("")
+            return  # the keys go to the entry
         if self.showing is not None:
+            event.stop()
+            event.prevent_default()  # the key takes the trick off the table, and does nothing else
             self._clear_trick()
+            return
         if self.query_one("#entry", Input).has_focus and session.deal.phase is Phase.AUCTION:
             return
         answer = read_yes(character, self.lang)
@@ -559,19 +600,27 @@ class TableApp(App[None]):
         self._human(Play(card))
 
     # --------------------------------------------------------------- actions
+    def _moment(self) -> tuple[int, int, int]:
+        """Where the match is: the deal, the actions in it, the deals recorded."""
+        deal = self.session.deal
+        return id(deal), len(deal.actions), len(self.session.match.entries)
+
     def action_hint(self) -> None:
         if self.session.human_to_play and not self.session.deal_over:
             self.say(self.tr("hint_wait" if self.warmed.is_set() else "hint_warming"))
             self.refresh_view()
-            self._compute_hint()
+            self._compute_hint(self.session.observation(), self._moment())
 
     @work(thread=True, exclusive=True, group="hint")
-    def _compute_hint(self) -> None:
+    def _compute_hint(self, observation: Observation, moment: tuple[int, int, int]) -> None:
         self.warmed.wait()
-        action = self.session.hint()
-        self.call_from_thread(self._show_hint, action)
+        action = self.session.hint(observation)
+        if not get_current_worker().is_cancelled:  # a newer hint was asked
+            self.call_from_thread(self._show_hint, action, moment)
 
-    def _show_hint(self, action: Action) -> None:
+    def _show_hint(self, action: Action, moment: tuple[int, int, int]) -> None:
+        if moment != self._moment():
+            return  # the player has moved on: the hint was for a position that is gone
         if isinstance(action, Play):
             key = self._display_cards().index(action.card) + 1
             self.say(self.tr("hint_card", key=key, card=self.card_markup(action.card)))
@@ -579,7 +628,8 @@ class TableApp(App[None]):
             key = self.session.legal_actions().index(action) + 1
             self.say(self.tr("hint_declare", key=key, what=escape(self._declare_words(action))))
         else:
-            self.say(escape(self.tr("hint_call", call=call_words(action, self.lang), typed=typed(action, self.lang))))
+            call = call_words(self.session.rules, action, self.lang)
+            self.say(escape(self.tr("hint_call", call=call, typed=typed(action, self.lang))))
         self.refresh_view()
 
     def action_last_trick(self) -> None:
@@ -597,21 +647,62 @@ class TableApp(App[None]):
 
     def action_save(self) -> None:
         if self.save_path is None:
-            self.say(self.tr("no_save_path"))
-        else:
-            self._save()
+            self._ask_path()
+        elif self._save():
             self.say(escape(self.tr("saved", path=self.save_path)))
         self.refresh_view()
 
-    def _save(self) -> None:
-        if self.save_path is not None:
+    def _save(self) -> bool:
+        """Save the match (when there is a save file); False if it failed, said why and asked for another file."""
+        if self.save_path is None:
+            return True
+        try:
             self.session.save(self.save_path, human=self.tr("save_name"))
-            self.saved_to = self.save_path
+        except OSError as err:
+            self.say(f"[red]{escape(self.tr('save_failed', path=self.save_path, reason=os_reason(err)))}[/red]")
+            self._ask_path()
+            return False
+        self.saved_to = self.save_path
+        self._saved_moment = self._moment()
+        return True
+
+    def _autosave(self) -> None:
+        """Save after every action, before anything that may fail: a crash loses at most what was being done."""
+        if not self.asking_path and self._saved_moment != self._moment():
+            self._save()
+
+    def _ask_path(self) -> None:
+        self.asking_path = True
+        self.refresh_view()
+
+    def _answer_path(self, text: str) -> None:
+        """The file to save to (the folders are made); nothing: go on without saving."""
+        self.asking_path = False
+        if not text:
+            self.save_path = None
+            self._leave_after_save = False
+            self.say(self.tr("not_saved"))
+        else:
+            self.save_path = Path(text).expanduser()
+            if self._save():
+                self.say(escape(self.tr("saved", path=self.save_path)))
+                if self._leave_after_save:
+                    self.exit()
+                    return
+        self.after_action()
 
     def action_leave(self) -> None:
-        """Save (when there is a save file) and quit: ``q``, Ctrl+Q, Ctrl+C."""
-        self._save()
-        self.exit()
+        """Save (when there is a save file) and quit: ``q``, Ctrl+Q, Ctrl+C. If the save fails, another file is
+        asked for (then the table quits once saved); leaving again while it is asked quits without saving."""
+        if self.asking_path:
+            leave = self._leave_after_save  # the second time: without saving
+        else:
+            leave = self._save()
+        if leave:
+            self.exit()
+        else:
+            self._leave_after_save = True
+            self.refresh_view()
 
 
 def _plain(markup: str) -> str:

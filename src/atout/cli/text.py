@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from atout.actions import Action, Bid, Pass, Take
+from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
 from atout.auction import Contract
 from atout.cards import sorted_for_display
 from atout.deal import Deal
-from atout.i18n import plural, tr
+from atout.i18n import messages, normalize, plural, tr
 from atout.notation import seat_name
 from atout.record import side_label
 from atout.rules import Ruleset
@@ -19,6 +19,22 @@ from atout.scoring import DealScore, ScoreLine
 
 if TYPE_CHECKING:
     from atout.solver.analysis import CardAnalysis
+
+
+#: The scorings of belote contrée, whose players « contrent » (X) and « surcontrent » (XX) where coinche's coinchent.
+CONTREE_SCORINGS = ("faits_annonces", "faits", "annonces")
+
+
+def doubling(rules: Ruleset) -> str:
+    """What a variant calls X: ``contre`` in belote contrée (contrer, contré, surcontré), else ``coinche``
+    (coincher, coinché, surcoinché); the catalogue keys its words by it."""
+    return "contre" if rules.scoring in CONTREE_SCORINGS else "coinche"
+
+
+def preset_name(rules: Ruleset, lang: str) -> str:
+    """The variant's name in words (« Belote contrée »), or its id when it is none of the presets."""
+    key = f"text.preset.{rules.name}"
+    return tr(key, lang) if key in messages(normalize(lang)) else rules.name
 
 
 def side_name(rules: Ruleset, side: int, lang: str) -> str:
@@ -43,14 +59,16 @@ def bid_words(value: int, strain: int, capot: bool, lang: str) -> str:
     return tr("text.bid", lang, bid=Bid(value, strain, capot).label(lang), strain=strain_words(strain, lang))
 
 
-def call_words(action: Action, lang: str) -> str:
-    """A call as the table hears it: ``passe``, ``90 ♥ (cœur)``, ``coinche``, ``prend à cœur``."""
+def call_words(rules: Ruleset, action: Action, lang: str) -> str:
+    """A call as the table hears it: ``passe``, ``90 ♥ (cœur)``, ``coinche`` (contrée: ``contre``), ``prend à cœur``."""
     if isinstance(action, Bid):
         return bid_words(action.value, action.strain, action.capot, lang)
     if isinstance(action, Take):
         return tr("text.take", lang, strain=strain_words(action.suit, lang))
     if isinstance(action, Pass):
         return tr("text.pass", lang)
+    if isinstance(action, (Coinche, Surcoinche)):
+        return tr(f"text.{doubling(rules)}.{'xx' if isinstance(action, Surcoinche) else 'x'}", lang)
     return action.label(lang)
 
 
@@ -65,10 +83,10 @@ def contract_text(
     what = bid_words(contract.value, contract.strain, contract.capot, lang)
     key = "text.bid_by" if standing else "text.taken_by"
     text = tr(key, lang, contract=what, taker=taker or seat_name(rules, contract.taker, lang))
-    for level, seat in ((1, contract.coinched_by), (2, contract.surcoinched_by)):
+    for call, level, seat in (("x", 1, contract.coinched_by), ("xx", 2, contract.surcoinched_by)):
         if contract.level >= level:
-            key = ("coinched", "surcoinched")[level - 1]
-            text += tr(f"text.{key}_by" if seat is not None else f"text.{key}", lang, seat=_seat(rules, seat, lang))
+            key = f"text.{doubling(rules)}.{call}_done{'_by' if seat is not None else ''}"
+            text += tr(key, lang, seat=_seat(rules, seat, lang))
     return text
 
 

@@ -43,8 +43,8 @@ _WORDS = {
     **dict.fromkeys(("ta", "at", "tout atout", "tout-atout", "all trump", "all trumps", "alltrump"), 5),
 }
 _PASS = ("p", "passe", "pass", "je passe", "-")
-_COINCHE = ("x", "coinche", "contre", "double")
-_SURCOINCHE = ("xx", "surcoinche", "surcontre", "redouble")
+_COINCHE = ("x", "coinche", "coincher", "contre", "contrer", "double")
+_SURCOINCHE = ("xx", "surcoinche", "surcoincher", "surcontre", "surcontrer", "redouble")
 _TAKE: dict[str, tuple[str, ...]] = {"fr": ("prendre", "prends", "je prends", "oui", "o"), "en": ("take", "yes", "y")}
 _BID = re.compile(r"^(\d+)?\s*(capot)?\s*(.*)$")
 
@@ -96,13 +96,19 @@ def read_call(text: str, lang: str, rules: Ruleset) -> Reading:
 
 
 def read_take(text: str, lang: str, takes: list[Take]) -> Reading:
-    """Taking around a retourne: « prendre » (the only suit offered), or a suit's name or letter; ``P`` passes."""
+    """Taking around a retourne: « prendre » (the only suit offered), or a suit's name or letter; ``P`` passes.
+
+    Any suit is read, offered or not: the auction says why one it does not offer is refused.
+    """
     key = fold(text)
     if key in _PASS:
         return Reading((PASS,), True)
     if key in _TAKE[normalize(lang)] and len(takes) == 1:
         return Reading((takes[0],), True)
-    strains = read_strain(text, lang, tuple(t.suit for t in takes))
+    try:
+        strains = read_strain(text, lang, (0, 1, 2, 3))
+    except NotationError:
+        raise NotationError(Message("typed.unknown_take", text=excerpt(text))) from None
     return Reading(tuple(Take(s) for s in strains), len(strains) == 1 and not _foreign(text, lang))
 
 

@@ -132,7 +132,8 @@ class Layout:
                 "declared",
                 "seat",
                 k * ANNOUNCEMENT_UNIT,
-                "the announcements each seat declared, as heard: kind and points / 200 of each",
+                "the announcements each seat declared, as heard: kind, and points / 200 where the kind tells them "
+                "(a sequence; another seat's carré is 0 until shown, FFB §8.2)",
                 announcing,
             ),
             ("shown", "seat", 32, "the cards each seat showed for its announcements", announcing),
@@ -320,7 +321,7 @@ def encode(
         put("trick", who, card)
         if i and card >> 3 != obs.trick[0][1] >> 3:
             put("voids", who, obs.trick[0][1] >> 3)
-    heard = {who: [(d.kind, d.points) for d in declared] for who, declared in obs.heard.items()}
+    heard = {who: [(d.kind, d.points or 0) for d in declared] for who, declared in obs.heard.items()}
     if obs.declared:
         heard[seat] = [(a.kind, a.points(strain, rules.announcement_values)) for a in obs.declared]
     for who, declared in heard.items():

@@ -219,17 +219,16 @@ class AtoutState(pyspiel.State):
             return f"p{player} dealing {len(self.cards)}"
         deal = self.deal
         parts = [f"p{player}", format_hand(self.dealt[player]), "|"]
-        strain = deal.contract.strain if deal.contract else 0
         for index, (seat, action) in enumerate(deal.actions):
             if index == len(deal.auction.calls) and deal.rules.auction == "retourne":
                 parts.append(f"| {format_hand(deal.initial_hands[player])} |")
             if isinstance(action, Declare) and seat != player:
-                heard = ",".join(
-                    f"{a.kind}{a.points(strain, deal.rules.announcement_values)}" for a in action.announcements
-                )
+                heard = ",".join(_heard(action))
                 parts.append(f"{seat}:ann:{heard or '-'}")
             else:
                 parts.append(f"{seat}:{action.notation()}")
+        shown = deal.observation(player).shown
+        parts.extend(f"{seat}:shown:{Declare(shown[seat]).notation()}" for seat in sorted(shown))
         return " ".join(parts)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AtoutState:
@@ -259,7 +258,7 @@ class AtoutState(pyspiel.State):
 
     def _world(self, dealt: list[int], player: int) -> AtoutState | None:
         """This state's actions replayed on a deal of these hands (None if they do not fit: the
-        others' declarations must be found among their new announcements, by kind and points)."""
+        others' declarations must be found among their new announcements, by kind)."""
         setup = self.atout
         positions = Deal.from_deck(setup.rules, list(range(len(setup.deck))), setup.dealer)
         deck = [0] * len(setup.deck)
@@ -273,8 +272,8 @@ class AtoutState(pyspiel.State):
         for seat, action in self.table.deal.actions:
             legal = world.table.deal.legal_actions()
             if isinstance(action, Declare) and seat != player:
-                heard = _heard(world.table.deal, action)
-                found = [d for d in legal if isinstance(d, Declare) and _heard(world.table.deal, d) == heard]
+                heard = _heard(action)
+                found = [d for d in legal if isinstance(d, Declare) and _heard(d) == heard]
                 if not found:
                     return None
                 action = found[0]
@@ -299,10 +298,9 @@ class AtoutState(pyspiel.State):
         return self.deal.position()
 
 
-def _heard(deal: Deal, declare: Declare) -> list[tuple[str, int]]:
-    """A declaration as the other seats hear it: the kinds and points of its announcements."""
-    strain = deal.contract.strain if deal.contract else 0
-    return sorted((a.kind, a.points(strain, deal.rules.announcement_values)) for a in declare.announcements)
+def _heard(declare: Declare) -> list[str]:
+    """A declaration as the other seats hear it: the kinds of its announcements (FFB §8.2)."""
+    return sorted(a.kind for a in declare.announcements)
 
 
 _RESAMPLING_TRIES = 50

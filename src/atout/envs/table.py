@@ -505,8 +505,10 @@ class Table:
         strain = self.deal.contract.strain if self.deal.contract else 0
         for i, a in enumerate(action.announcements):
             self._set("declared", seat, i * ANNOUNCEMENT_UNIT + _KIND[a.kind])
-            points = a.points(strain, rules.announcement_values)
-            self._set("declared", seat, (i + 1) * ANNOUNCEMENT_UNIT - 1, points / ANNOUNCEMENT_SCALE)
+            value = a.points(strain, rules.announcement_values) / ANNOUNCEMENT_SCALE
+            cells = self._cells["declared"][seat][(i + 1) * ANNOUNCEMENT_UNIT - 1]
+            # The others hear a sequence's points, not a carré's (FFB §8.2); cells are by viewer.
+            self._write(cells if a.kind != "carre" else cells[seat : seat + 1], value)
 
     def _play(self, card: int, action: Play) -> dict[int, float]:
         """Play ``action`` (of ``card``) for the seat in turn, and track it."""

@@ -41,7 +41,7 @@ from atout.web.workers import BotPool, BotRequest
 log = logging.getLogger("atout.web")
 #: Updates kept for clients that reconnect (older ones get a snapshot).
 UPDATES_KEPT = 256
-#: Action ids remembered to recognise a resent action.
+#: Action ids remembered to recognise a resent action (each with its player: ids are per player).
 IDS_KEPT = 512
 NAME_LENGTH = 24
 #: Seconds before a finished game that could not be saved is tried again.
@@ -154,7 +154,7 @@ class TableActor:
         settings: Settings,
         on_idle: Callable[[TableActor], None] | None = None,
         rng: random.Random | None = None,
-        action_ids: Iterable[str] = (),
+        action_ids: Iterable[tuple[str | None, str]] = (),
     ) -> None:
         self.row = row
         self.rules = Ruleset.from_json(row.rules)
@@ -173,8 +173,8 @@ class TableActor:
         self.conns: list[Connection] = []
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.waiting: set[int] = set()
-        #: The ids of the last actions in the log (a restarted table reads them from it).
-        self._ids: deque[str] = deque(action_ids, maxlen=IDS_KEPT)
+        #: The players and ids of the last actions in the log (a restarted table reads them from it).
+        self._ids: deque[tuple[str | None, str]] = deque(action_ids, maxlen=IDS_KEPT)
         self._bot: tuple[int, asyncio.Task[None]] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._last_action = 0.0
@@ -457,7 +457,7 @@ class TableActor:
 
     # ---------------------------------------------------------------- actions
     async def _act(self, conn: Connection, text: str, action_id: str | None) -> None:
-        if action_id is not None and action_id in self._ids:
+        if action_id is not None and (conn.player, action_id) in self._ids:
             conn.send({"type": "ack", "id": action_id, "duplicate": True})
             return
         seat = self._seat_of(conn.player)
@@ -473,7 +473,7 @@ class TableActor:
             conn.send({"type": "error", "code": err.code, "message": err.message(conn.lang), "id": action_id})
             return
         try:
-            await self._apply(seat.seat, action, action_id, by_bot=False)
+            await self._apply(seat.seat, action, action_id, by_bot=False, player=conn.player)
         except DuplicateAction:
             conn.send({"type": "ack", "id": action_id, "duplicate": True})
             return
@@ -497,13 +497,15 @@ class TableActor:
         except StoreUnavailable:
             self._wake_in(1.0)  # try again when the database is back
 
-    async def _apply(self, seat: int, action: Action, action_id: str | None, by_bot: bool) -> None:
+    async def _apply(
+        self, seat: int, action: Action, action_id: str | None, by_bot: bool, player: str | None = None
+    ) -> None:
         game = self.game
         assert game is not None
-        row = ActionRow(game.seq, game.deal_no, seat, action.notation(), action_id, by_bot)
+        row = ActionRow(game.seq, game.deal_no, seat, action.notation(), action_id, by_bot, player)
         await self.store.append_action(self.row.id, self.row.game_no, row)
         if action_id is not None:
-            self._ids.append(action_id)
+            self._ids.append((player, action_id))
         events = game.apply(seat, action)
         now = self._now()
         self._last_action = now

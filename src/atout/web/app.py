@@ -17,10 +17,14 @@ from collections import defaultdict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
@@ -29,6 +33,7 @@ from atout import __version__
 from atout.i18n import normalize, section, tr
 from atout.rules import PRESETS
 from atout.web.actor import Act, Command, Connect, Disconnect, Refused
+from atout.web.limits import MAX_INT, RequestLimits
 from atout.web.pages import game_data, player_labels, reference_html, rules_html
 from atout.web.protocol import Act as ActMessage
 from atout.web.protocol import BadMessage, Hello, RateLimit, Simple, parse_message
@@ -47,6 +52,13 @@ OUTBOX = 512
 HELLO_TIMEOUT = 10.0
 #: Messages refused for flooding before the connection is closed.
 FLOOD_LIMIT = 50
+
+#: A finished game's id in a path (the database's ids are 32-bit integers).
+GameId = Annotated[int, PathParam(ge=1, le=MAX_INT)]
+#: A deal's number in a game, from 0.
+DealNo = Annotated[int, PathParam(ge=0, le=MAX_INT)]
+#: A page of the list of finished games, from 0.
+PageNo = Annotated[int, Query(ge=0, le=MAX_INT)]
 
 
 class NewTable(BaseModel):
@@ -95,6 +107,18 @@ class WsConnection:
             await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
 
+async def receive_text(websocket: WebSocket) -> str | None:
+    """The client's next message: its text, or None for a binary one (the protocol has none).
+
+    Raises :class:`WebSocketDisconnect` when the client has gone.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
 class CreationLimit:
     """Tables each client address may create per hour."""
 
@@ -136,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="atout", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
     app.state.settings = settings
+    app.add_middleware(RequestLimits)
     app.mount("/static", StaticFiles(directory=str(_PACKAGE.joinpath("static"))), name="static")
     templates = Jinja2Templates(directory=str(_PACKAGE.joinpath("templates")))
 
@@ -153,6 +178,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if "lang" in request.query_params:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        """A path or query that does not fit the route: a page for a page's route, JSON (422) otherwise."""
+        route = request.scope.get("route")
+        if isinstance(route, APIRoute) and route.response_class is HTMLResponse:
+            return page(request, "invalid.html", status=422)
+        return await request_validation_exception_handler(request, exc)
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
@@ -176,21 +209,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.get("/games", response_class=HTMLResponse)
-    async def games_page(request: Request, page_no: int = 0) -> HTMLResponse:
-        games = await store.games(limit=30, offset=max(0, page_no) * 30)
+    async def games_page(request: Request, page_no: PageNo = 0) -> HTMLResponse:
+        games = await store.games(limit=30, offset=page_no * 30)
         lang = lang_of(request)
         rows = [(g, player_labels(g, lang)) for g in games]
-        return page(request, "games.html", games=rows, page_no=max(0, page_no), presets=list(PRESETS))
+        return page(request, "games.html", games=rows, page_no=page_no, presets=list(PRESETS))
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
-    async def game_page(request: Request, game_id: int) -> HTMLResponse:
+    async def game_page(request: Request, game_id: GameId) -> HTMLResponse:
         game = await store.game(game_id)
         if game is None:
             return page(request, "missing.html", status=404, code=str(game_id))
         return page(request, "game.html", game=game, players=player_labels(game, lang_of(request)))
 
     @app.get("/games/{game_id}/records.txt", response_class=PlainTextResponse)
-    async def game_records(game_id: int) -> PlainTextResponse:
+    async def game_records(game_id: GameId) -> PlainTextResponse:
         game = await store.game(game_id)
         if game is None:
             raise HTTPException(404)
@@ -251,14 +284,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"token": token}
 
     @app.get("/api/games/{game_id}")
-    async def game_json(game_id: int) -> dict[str, Any]:
+    async def game_json(game_id: GameId) -> dict[str, Any]:
         game = await store.game(game_id)
         if game is None:
             raise HTTPException(404)
         return game_data(game)
 
     @app.get("/api/games/{game_id}/deals/{deal_no}/analysis")
-    async def analysis(game_id: int, deal_no: int) -> Any:
+    async def analysis(game_id: GameId, deal_no: DealNo) -> Any:
         found = await store.analysis(game_id, deal_no)
         if found is not None:
             return found
@@ -281,7 +314,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(4404)
             return
         try:
-            hello = parse_message(await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT))
+            text = await asyncio.wait_for(receive_text(websocket), HELLO_TIMEOUT)
+            if text is None:
+                raise BadMessage("binary message")
+            hello = parse_message(text)
         except (TimeoutError, BadMessage, WebSocketDisconnect):
             await websocket.close(4400)
             return
@@ -296,7 +332,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         refused = 0
         try:
             while not writer.done():
-                text = await websocket.receive_text()
+                text = await receive_text(websocket)
                 if not rate.allow(loop.time()):
                     refused += 1
                     conn.send({"type": "error", "code": "flood", "message": tr("web.error.flood", conn.lang)})
@@ -304,6 +340,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         conn.close(1008)
                     continue
                 try:
+                    if text is None:
+                        raise BadMessage("binary message")
                     message = parse_message(text)
                 except BadMessage:
                     conn.send({"type": "error", "code": "malformed", "message": tr("web.error.malformed", conn.lang)})

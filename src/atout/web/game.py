@@ -92,10 +92,7 @@ class TableGame:
         if isinstance(action, Play):
             events.append({"kind": "play", "seat": seat, "card": action.card.code, "belote": word})
         elif isinstance(action, Declare):
-            heard = [
-                PublicDeclaration(a.kind, a.points(deal.strain or 0, self.rules.announcement_values))
-                for a in action.announcements
-            ]
+            heard = [PublicDeclaration(a.kind) for a in action.announcements]
             events.append(
                 {"kind": "declare", "seat": seat, "heard": [{"kind": h.kind, "points": h.points} for h in heard]}
             )

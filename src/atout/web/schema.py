@@ -4,7 +4,8 @@
 * ``tables``: one row per table: its code, rules, bots, status and current game.
 * ``seats``: who sits where (a human's name and player id, a bot, or open).
 * ``actions``: the append-only log of every action of every deal, in order; replaying
-  it rebuilds a live table exactly.
+  it rebuilds a live table exactly. A player's action carries the id his client gave it
+  (unique per player at a table, to recognise a resent action) and the player's id.
 * ``games``: finished games, as atout records, for the history and its downloads.
 * ``analyses``: the double-dummy analysis of a finished deal, computed once.
 """
@@ -75,8 +76,9 @@ actions = Table(
     Column("action_id", String(64), nullable=True),
     Column("by_bot", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("player", String(64), nullable=True),
     UniqueConstraint("table_id", "game_no", "seq", name="uq_actions_seq"),
-    UniqueConstraint("table_id", "action_id", name="uq_actions_action_id"),
+    UniqueConstraint("table_id", "player", "action_id", name="uq_actions_player_action_id"),
 )
 
 games = Table(

@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import uvicorn
+from fastapi import FastAPI
 
 from atout.web.app import create_app
+from atout.web.limits import MAX_HEAD, MAX_WS_MESSAGE
 from atout.web.settings import Settings
 
-#: Largest WebSocket frame uvicorn accepts (the protocol's messages are far smaller).
-WS_MAX_SIZE = 16 * 1024
 
+def server_config(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, *, proxied: bool = False) -> uvicorn.Config:
+    """uvicorn's configuration for ``app``, with the limits of :mod:`atout.web.limits`.
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, proxied: bool = False) -> None:
-    """Serve until interrupted; ``proxied``: trust the X-Forwarded-* headers of a reverse proxy on this host."""
-    config = uvicorn.Config(
-        create_app(settings),
+    The HTTP parser is h11 (not httptools, which buffers a request's head without
+    limit): it stops reading an unfinished head past :data:`~atout.web.limits.MAX_HEAD`
+    bytes (400). A WebSocket message over :data:`~atout.web.limits.MAX_WS_MESSAGE`
+    bytes closes its connection (1009). The app itself refuses a whole head or a body
+    over the limits (:class:`~atout.web.limits.RequestLimits`).
+    """
+    return uvicorn.Config(
+        app,
         host=host,
         port=port,
-        ws_max_size=WS_MAX_SIZE,
+        http="h11",
+        h11_max_incomplete_event_size=MAX_HEAD,
+        ws_max_size=MAX_WS_MESSAGE,
         proxy_headers=proxied,
         forwarded_allow_ips="127.0.0.1" if proxied else None,
         log_level="info",
         timeout_graceful_shutdown=5,
     )
-    uvicorn.Server(config).run()
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, proxied: bool = False) -> None:
+    """Serve until interrupted; ``proxied``: trust the X-Forwarded-* headers of a reverse proxy on this host."""
+    uvicorn.Server(server_config(create_app(settings), host, port, proxied=proxied)).run()

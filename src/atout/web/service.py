@@ -141,12 +141,12 @@ class TableService:
         seats = await self.store.seats(row.id)
         rules = Ruleset.from_json(row.rules)
         game = None
-        ids: list[str] = []
+        ids: list[tuple[str | None, str]] = []
         if row.status != "lobby":
             actions = await self.store.actions(row.id, row.game_no)
             log = [LoggedAction(a.deal_no, a.seat, a.action) for a in actions]
             game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)
-            ids = [a.action_id for a in actions if a.action_id is not None]
+            ids = [(a.player, a.action_id) for a in actions if a.action_id is not None]
         return TableActor(
             row, seats, game, self.store, self.pool, self.settings, self._idle_soon, self.rng, action_ids=ids
         )

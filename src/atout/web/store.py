@@ -38,7 +38,7 @@ class StoreUnavailable(RuntimeError):
 
 
 class DuplicateAction(RuntimeError):
-    """An action with this id is already in the log (a resent message)."""
+    """An action with this id is already in the log, by the same player (a resent message)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,8 @@ class ActionRow:
     action: str
     action_id: str | None
     by_bot: bool
+    #: The player who sent it (None: a bot's move); action ids are his own.
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -248,7 +250,7 @@ class Store:
 
     # --------------------------------------------------------------- actions
     async def append_action(self, table_id: int, game_no: int, row: ActionRow) -> None:
-        """Append one action to the log; :class:`DuplicateAction` if its id is already there."""
+        """Append one action to the log; :class:`DuplicateAction` if its player's id is already there."""
 
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(
@@ -261,6 +263,7 @@ class Store:
                     action=row.action,
                     action_id=row.action_id,
                     by_bot=row.by_bot,
+                    player=row.player,
                     created_at=_now(),
                 )
             )
@@ -274,7 +277,7 @@ class Store:
         async def work(conn: AsyncConnection) -> list[ActionRow]:
             c = schema.actions.c
             rows = await conn.execute(
-                select(c.seq, c.deal_no, c.seat, c.action, c.action_id, c.by_bot)
+                select(c.seq, c.deal_no, c.seat, c.action, c.action_id, c.by_bot, c.player)
                 .where(c.table_id == table_id, c.game_no == game_no)
                 .order_by(c.seq)
             )

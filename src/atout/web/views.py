@@ -249,7 +249,8 @@ def _belotes(obs: Observation) -> list[View]:
 
 
 def _heard(obs: Observation, seat: int | None, lang: str) -> dict[str, list[View]]:
-    """Announcements as the table heard them (kind and points), the viewer's own included."""
+    """Announcements as the table heard them (their nature, FFB §8.2; points only where the nature tells them),
+    the viewer's own in full."""
     heard: dict[str, list[View]] = {}
     for s, declared in obs.heard.items():
         if declared:

@@ -292,7 +292,7 @@ function bubbleFor(seat) {
   if (belote.length) return el("div", "bubble", t(`web.table.${belote[belote.length - 1].word}`));
   const heard = deal.heard[String(seat)];
   if (heard && deal.tricks === 0 && deal.phase === "play") {
-    return el("div", "bubble", heard.map((h) => `${h.label} (${h.points})`).join(", "));
+    return el("div", "bubble", heard.map((h) => (h.points === null ? h.label : `${h.label} (${h.points})`)).join(", "));
   }
   const shown = deal.shown[String(seat)];
   if (shown && deal.tricks === 1 && deal.phase === "play") {
