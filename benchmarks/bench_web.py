@@ -1,17 +1,23 @@
 """Load on the web table: many concurrent tables, bots and simulated players, over loopback.
 
-Starts ``atout serve`` (bots in worker processes, SQLite in a temporary directory),
-opens ``--tables`` tables, each with one simulated player (South) and three bots,
-and lets them play for ``--seconds``. A player answers its turn after a human-like
-pause (``--think`` seconds on average) with a random legal action, and measures
-the time from sending an action to receiving the broadcast of its result. Prints a
-Markdown table: actions per second (players' and bots'), the players' latency
-(median, 95th and 99th percentile), bots that fell back to the club player's rules,
-and the server's CPU time. Stops by itself; connects to 127.0.0.1 only.
+Starts ``atout serve`` (bots in worker processes, SQLite in a temporary directory), opens
+``--tables`` tables, each with one simulated player (South) and three bots, starts them all, and
+once they have played ``--warmup`` seconds, measures for ``--seconds``. A player answers its turn
+after a person's pause (``--think`` seconds on average) with a random action its view offers, and
+times each of its actions from sending it to receiving the update that carries it (the broadcast).
+The server paces its bots (``--pace``, 0.9 s by default as for people; 0 plays them as fast as
+they think).
 
-    python benchmarks/bench_web.py                          # 200 tables of club bots, 60 s
-    python benchmarks/bench_web.py --tables 20 --level expert
-    python benchmarks/bench_web.py --tables 20 --seconds 15  # a quick look
+Prints a Markdown table: actions per second (players' and bots'), the bytes of an update (mean and
+largest) and of a snapshot, the players' latency (median, 95th percentile, largest), bots that fell
+back to the club player's rules, errors, and the CPU time of the server's process (its event loop
+and its threads), of its bot workers and of the simulated players (one process, on the same
+machine), in cores. Stops by itself;
+connects to 127.0.0.1 only.
+
+    python benchmarks/bench_web.py                                    # 1,000 tables at the bots' pace
+    python benchmarks/bench_web.py --seconds 30 --pace 0 --think 0    # as fast as it goes: where it saturates
+    python benchmarks/bench_web.py --tables 200 --level expert        # the bots' searches take the cores
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -26,40 +33,32 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import websockets
 from machine import machine_lines
 
+from atout.web.client import ClientView, actions
+
 HOST = "127.0.0.1"
 
 
 def start_server(port: int, data: Path, pace: float, workers: int | None) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "atout",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data),
-        "--bot-pace",
-        str(pace),
-        "--tables-per-hour",
-        "100000",
-    ]
+    command = [sys.executable, "-m", "atout", "serve", "--port", str(port), "--data-dir", str(data)]
+    command += ["--bot-pace", str(pace), "--tables-per-hour", "100000"]
     if workers:
         command += ["--workers", str(workers)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=1) as response:
-                json.load(response)
-                return process
+            health(port)
+            return process
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.1)  # waiting for the server to listen
     process.kill()
     raise SystemExit("the server did not start")
 
@@ -72,79 +71,117 @@ def health(port: int) -> dict[str, Any]:
 def create_table(port: int, level: str) -> dict[str, str]:
     body = json.dumps({"preset": "coinche", "name": "Bench", "bots": level}).encode()
     request = urllib.request.Request(f"http://{HOST}:{port}/api/tables", body, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         return dict(json.load(response))
 
 
+@dataclass
 class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.player_actions = 0
-        self.all_actions = 0
-        self.errors = 0
+    latencies: list[float] = field(default_factory=list)
+    update_bytes: list[int] = field(default_factory=list)
+    snapshot_bytes: list[int] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
 
 
-async def player(port: int, table: dict[str, str], stop: float, think: float, stats: Stats, seed: int) -> None:
-    """One simulated player: starts its table and plays its turns until ``stop``."""
+async def player(
+    port: int, table: dict[str, str], measured: float, stop: float, think: float, stats: Stats, seed: int
+) -> None:
+    """One simulated player: starts its table and plays its turns until ``stop``, counting from ``measured``."""
     rng = random.Random(seed)
+    client = ClientView()
     async with websockets.connect(f"ws://{HOST}:{port}/ws/{table['code']}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
-        view = json.loads(await ws.recv())["view"]
         await ws.send(json.dumps({"type": "start"}))
         sent: float | None = None
+        asked = 0  # the version at which this seat was last asked to act (one action per question)
         while time.monotonic() < stop:
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), max(0.05, stop - time.monotonic())))
+                text = await asyncio.wait_for(ws.recv(), max(0.05, stop - time.monotonic()))
             except TimeoutError:
                 break
-            if message["type"] == "error":
+            if not isinstance(text, str):  # the protocol's messages are text
+                continue
+            message = json.loads(text)
+            client.receive(message)
+            kind = message["type"]
+            counted = time.monotonic() >= measured
+            if kind == "error":
                 stats.errors += 1
                 sent = None
-            if message["type"] != "update":
+            elif kind == "snapshot":
+                stats.snapshot_bytes.append(len(text.encode()))
+            if kind != "update":
                 continue
-            mine = any(
-                e.get("seat") == view["you"] and e["kind"] in ("call", "play", "declare") for e in message["events"]
-            )
-            stats.all_actions += sum(e["kind"] in ("call", "play", "declare") for e in message["events"])
-            if mine and sent is not None:
-                stats.latencies.append(time.monotonic() - sent)
+            you = client.view["you"]
+            acts = [e for e in message["events"] if e["kind"] in ("call", "play", "declare")]
+            if counted:
+                stats.update_bytes.append(len(text.encode()))
+                stats.actions += len(acts)
+            if sent is not None and any(e["seat"] == you for e in acts):
+                if counted:
+                    stats.latencies.append(time.monotonic() - sent)
                 sent = None
-            view = message["view"]
+            view = client.view
             deal = view["deal"]
-            if deal and deal["phase"] == "done" and view["you"] in view["waiting"]:
+            if deal and deal["phase"] == "done" and you in view["waiting"]:
                 await ws.send(json.dumps({"type": "continue"}))
-            elif deal and deal["turn"] == view["you"] and (deal["legal"] or deal["declare"]) and sent is None:
-                options = [d["action"] for d in deal["declare"]] or deal["legal"]
-                await asyncio.sleep(rng.expovariate(1 / think) if think else 0)  # a person's pause
+                continue
+            offered = actions(view)
+            if deal and deal["turn"] == you and offered and sent is None and asked != message["version"]:
+                asked = message["version"]
+                options = [d["action"] for d in deal["declare"]] or offered
+                if think:
+                    await asyncio.sleep(rng.expovariate(1 / think))  # a person's pause
                 choice = "P" if "P" in options and rng.random() < 0.7 else rng.choice(options)
                 sent = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "action": choice, "id": f"{seed}-{sent}"}))
-                stats.player_actions += 1
 
 
-async def run(port: int, tables: int, seconds: float, think: float, level: str) -> tuple[Stats, float]:
+async def run(args: argparse.Namespace, server: int) -> tuple[Stats, list[float], list[float]]:
+    """Create the tables and start them all; measure ``args.seconds`` once ``args.warmup`` seconds have passed.
+    The statistics, and the CPU seconds used (server's loop, its workers, the players) when measuring starts
+    and when it stops."""
     loop = asyncio.get_running_loop()
-    created = await asyncio.gather(*(loop.run_in_executor(None, create_table, port, level) for _ in range(tables)))
+    created = await asyncio.gather(
+        *(loop.run_in_executor(None, create_table, args.port, args.level) for _ in range(args.tables))
+    )
     stats = Stats()
-    start = time.monotonic()
-    stop = start + seconds
-    await asyncio.gather(*(player(port, t, stop, think, stats, i) for i, t in enumerate(created)))
-    return stats, time.monotonic() - start
+    measured = time.monotonic() + args.warmup
+    stop = measured + args.seconds
+    workers = children(server)
+    before: list[float] = []
+    loop.call_later(args.warmup, lambda: before.extend(cpu_now(server, workers)))
+    await asyncio.gather(*(player(args.port, t, measured, stop, args.think, stats, i) for i, t in enumerate(created)))
+    return stats, before, cpu_now(server, workers)
 
 
-def server_cpu(pid: int) -> float:
-    """CPU seconds used by the server and its bot workers so far."""
+def cpu_now(server: int, workers: list[int]) -> list[float]:
+    return [cpu_seconds([server]), cpu_seconds(workers), time.process_time()]
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (as uvicorn's server uses it): the players cost less."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds the processes ``pids`` have used so far."""
     total = 0.0
-    for proc in [pid, *_children(pid)]:
+    for pid in pids:
         try:
-            fields = Path(f"/proc/{proc}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / 100
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError):
             pass
     return total
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     try:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
@@ -153,8 +190,9 @@ def _children(pid: int) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to measure")
+    parser.add_argument("--warmup", type=float, default=15.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=1.0, help="a player's average pause before acting")
     parser.add_argument("--pace", type=float, default=0.9, help="the server's pause between bots' moves")
     parser.add_argument("--level", default="club", choices=("debutant", "club", "expert"))
@@ -165,32 +203,35 @@ def main() -> None:
         server = start_server(args.port, Path(data), args.pace, args.workers)
         try:
             time.sleep(5 if args.level != "expert" else 60)  # let the workers load their kernels
-            before = server_cpu(server.pid)
-            stats, elapsed = asyncio.run(run(args.port, args.tables, args.seconds, args.think, args.level))
-            cpu = server_cpu(server.pid) - before
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:  # the players on uvloop where installed
+                stats, before, after = runner.run(run(args, server.pid))
             fallbacks = health(args.port).get("fallbacks", 0)
         finally:
             server.terminate()
             server.wait(timeout=30)
+    elapsed = args.seconds
+    server_cpu, workers_cpu, client_cpu = ((a - b) / elapsed for a, b in zip(after, before, strict=True))
     lat = sorted(stats.latencies) or [0.0]
+    sizes = stats.update_bytes or [0]
 
-    def pct(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))]
+    def ms(p: float) -> str:
+        return f"{1000 * lat[min(len(lat) - 1, int(p * len(lat)))]:.1f} ms"
 
     print("\n".join(machine_lines()))
     print(
         f"- run: {args.tables} tables ({args.level} bots, pace {args.pace} s), players think {args.think} s "
-        f"on average, {elapsed:.0f} s\n"
+        f"on average, measured {elapsed:.0f} s after {args.warmup:.0f} s\n"
     )
     print(
-        "| tables | bots | actions/s (all) | player actions | latency p50 | p95 | p99 | fallbacks | errors "
-        "| server CPU |"
+        "| tables | pace | actions/s | player actions | update bytes (mean, max) | snapshot bytes "
+        "| latency p50 | p95 | max | fallbacks | errors | server process | workers | players |"
     )
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     print(
-        f"| {args.tables} | {args.level} | {stats.all_actions / elapsed:.0f} | {len(stats.latencies)} | "
-        f"{statistics.median(lat) * 1000:.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms | {fallbacks} | "
-        f"{stats.errors} | {cpu / elapsed:.2f} cores |"
+        f"| {args.tables} | {args.pace} s | {stats.actions / elapsed:.0f} | {len(stats.latencies)} "
+        f"| {statistics.mean(sizes):.0f}, {max(sizes)} | {statistics.mean(stats.snapshot_bytes or [0]):.0f} "
+        f"| {ms(0.5)} | {ms(0.95)} | {1000 * lat[-1]:.1f} ms | {fallbacks} | {stats.errors} "
+        f"| {server_cpu:.2f} cores | {workers_cpu:.2f} cores | {client_cpu:.2f} cores |"
     )
 
 

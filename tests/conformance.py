@@ -66,7 +66,7 @@ def check_step(deal: Deal, legal: list[Action], rng: random.Random) -> None:
             try:
                 deal.apply(rng.choice(illegal))
             except IllegalAction as err:
-                assert err.reason_fr and err.reason_en
+                assert err.message("fr") and err.message("en") and err.code
             else:
                 raise AssertionError("an illegal card was accepted")
             assert deal.position() == text, "an illegal action changed the deal"

@@ -341,3 +341,45 @@ def test_score_on_an_unwritable_data_folder_says_so_in_the_players_language(
     )
     err = plain(done.stderr.decode("utf-8"))
     assert done.returncode == USAGE and said in err and "Traceback" not in err, err
+
+
+def atout_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``atout ARGS`` as if the packages ``modules`` were not installed (importing one fails, as when it is not)."""
+    code = f"import sys\nsys.modules.update(dict.fromkeys({modules!r}))\n"  # None: « not installed »
+    code += f"from atout.cli import main\nsys.exit(main({args!r}))"
+    done = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    out, err = (plain(stream.decode("utf-8")) for stream in (done.stdout, done.stderr))
+    assert "Traceback" not in err, err
+    return subprocess.CompletedProcess(done.args, done.returncode, out, err)
+
+
+@pytest.mark.parametrize(
+    ("missing", "argv", "extra"),
+    [
+        (("textual",), ("play",), "play"),
+        (("numba", "numpy"), ("analyse", "-"), "play"),
+        (("scipy",), ("arena", "club", "random", "--deals", "1"), "arena"),
+        (("fastapi",), ("serve",), "web"),
+        # Not among those checked before the command starts: the import that needs it names it.
+        (("anyio",), ("serve", "--port", "1"), "web"),
+        (
+            ("asyncpg",),
+            ("serve", "--port", "1", "--database-url", "postgresql+asyncpg://atout@127.0.0.1/atout"),
+            "postgres",
+        ),
+    ],
+    ids=["play", "analyse", "arena", "serve", "serve-dependency", "serve-postgres"],
+)
+def test_a_command_whose_extra_is_missing_says_which_to_install_in_the_players_language(
+    missing: tuple[str, ...], argv: tuple[str, ...], extra: str
+) -> None:
+    """``pip install atout`` has no dependency: ``atout play`` and the others that need more say which extra to
+    install, exit code 2, no traceback, in French or in English, and start nothing."""
+    command = argv[0]
+    french = atout_without(missing, *argv)
+    names = ", ".join(missing)
+    said = f"atout {command} a besoin de l'extra atout[{extra}] : pip install 'atout[{extra}]' (il manque {names})"
+    assert (french.returncode, french.stdout, french.stderr) == (USAGE, "", said + "\n")
+    english = atout_without(missing, *argv, "--lang", "en")
+    said = f"atout {command} needs the extra atout[{extra}]: pip install 'atout[{extra}]' ({names} missing)"
+    assert (english.returncode, english.stdout, english.stderr) == (USAGE, "", said + "\n")

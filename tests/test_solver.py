@@ -565,7 +565,7 @@ def test_warm_up_compiles_the_solver_in_a_fresh_process() -> None:
     hint or computer card waits for the compiler; in a fresh process nothing is compiled before."""
     code = (
         "from atout.solver import search, warm_up\n"
-        "functions = (search.search, search.exact, search.solve_moves)\n"
+        "functions = (search.run,)  # the one compiled function the solver calls\n"
         "assert not any(f.signatures for f in functions)\n"
         "warm_up()\n"
         "assert all(f.signatures for f in functions)\n"

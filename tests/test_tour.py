@@ -38,8 +38,27 @@ def test_the_help_of_every_command() -> None:
             assert done.returncode == 0 and "atout" in done.stdout
 
 
+async def beginner_move(app: TableApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """What a beginner does when the table waits for him: take the trick off the table, pass, say belote,
+    declare his first option, or play the first card allowed (nothing while a bot thinks)."""
+    session = app.session
+    if app.showing is not None:
+        await pilot.press("space")
+    elif app.busy or not session.human_to_play or session.deal_over:
+        return
+    elif session.deal.phase.value == "auction":
+        app.query_one("#entry").value = "P"
+        await pilot.press("enter")
+    elif app.pending_belote is not None:
+        await pilot.press("o" if app.lang == "fr" else "y")
+    else:
+        legal = session.legal_actions()
+        card = next((a.card for a in legal if isinstance(a, Play)), None)
+        await pilot.press("1" if card is None else str(app._display_cards().index(card) + 1))
+
+
 async def play_the_match(app: TableApp) -> list[str]:
-    """Play every deal as a beginner would (pass, declare nothing, the first card allowed) until the match is won;
+    """Play every deal as a beginner would (:func:`beginner_move`) until the match is won;
     returns what each end-of-deal screen said."""
     summaries: list[str] = []
     async with app.run_test(size=(80, 24)) as pilot:
@@ -52,22 +71,7 @@ async def play_the_match(app: TableApp) -> list[str]:
                 if session.match_over:
                     break
                 continue
-            if app.showing is not None:
-                await pilot.press("space")
-            elif app.busy or not session.human_to_play or session.deal_over:
-                continue
-            elif session.deal.phase.value == "auction":
-                app.query_one("#entry").value = "P"
-                await pilot.press("enter")
-            elif app.pending_belote is not None:
-                await pilot.press("o" if app.lang == "fr" else "y")
-            else:
-                legal = session.legal_actions()
-                if isinstance(legal[0], Declare):
-                    await pilot.press("1")
-                else:
-                    card = next(a.card for a in legal if isinstance(a, Play))
-                    await pilot.press(str(app._display_cards().index(card) + 1))
+            await beginner_move(app, pilot)
     return summaries
 
 
@@ -198,20 +202,7 @@ async def play_one_deal(app: TableApp, pilot) -> str:  # type: ignore[no-untyped
             return str(app.screen.query_one("#summary").render())
         for selector in ("#status", "#keys"):
             assert len(text_of(app, selector)) <= 80, text_of(app, selector)
-        session = app.session
-        if app.showing is not None:
-            await pilot.press("space")
-        elif app.busy or not session.human_to_play or session.deal_over:
-            continue
-        elif session.deal.phase.value == "auction":
-            app.query_one("#entry").value = "P"
-            await pilot.press("enter")
-        elif app.pending_belote is not None:
-            await pilot.press("o" if app.lang == "fr" else "y")
-        else:
-            legal = session.legal_actions()
-            card = next((a.card for a in legal if isinstance(a, Play)), None)
-            await pilot.press("1" if card is None else str(app._display_cards().index(card) + 1))
+        await beginner_move(app, pilot)
     raise AssertionError("the deal never ended")
 
 

@@ -31,11 +31,9 @@ from dataclasses import dataclass
 from atout.announcements import Announcement
 from atout.cards import Card, Suit
 from atout.errors import NotationError, excerpt
-from atout.i18n import Message
+from atout.i18n import LANGUAGES, Message, tr
 
 STRAIN_LETTERS = ("S", "H", "D", "C", "SA", "TA")
-_STRAIN_FR = ("pique", "cœur", "carreau", "trèfle", "sans atout", "tout atout")
-_STRAIN_EN = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
 _STRAIN_SYMBOL = ("♠", "♥", "♦", "♣", "SA", "TA")
 
 
@@ -43,18 +41,39 @@ def strain_symbol(strain: int) -> str:
     return _STRAIN_SYMBOL[strain]
 
 
-def strain_name(strain: int, lang: str = "fr") -> str:
-    return (_STRAIN_FR if lang == "fr" else _STRAIN_EN)[strain]
+def strain_mark(strain: int) -> str | Message:
+    """How a bid writes its strain: a suit's symbol, or sans atout / tout atout in the reader's language
+    (``SA``, ``NT`` in English)."""
+    return _STRAIN_SYMBOL[strain] if strain < 4 else Message(f"common.strain.{STRAIN_LETTERS[strain]}")
+
+
+def strain_words(strain: int) -> Message:
+    """A strain's name, put into words in the reader's language (``cœur``, ``sans atout``)."""
+    letter = STRAIN_LETTERS[strain]
+    return Message(f"common.suit_name.{letter}" if strain < 4 else f"common.strain_name.{letter}")
 
 
 def parse_strain(text: str) -> int:
-    """``H``, ``♥``, ``cœur``, ``SA``, ``sans atout``, ``NT``, ``TA``, ``all trump`` → 0..5."""
-    key = text.strip().lower().replace("-", " ").replace("_", " ")
-    if key in ("sa", "nt", "sans atout", "no trump", "notrump"):
-        return 4
-    if key in ("ta", "at", "tout atout", "all trump", "alltrump", "all trumps"):
-        return 5
+    """``H``, ``♥``, ``cœur``, ``SA``, ``sans atout``, ``NT``, ``TA``, ``all trump`` → 0..5 (the words of
+    every language of the catalogue).
+
+    >>> parse_strain("cœur"), parse_strain("sans atout"), parse_strain("NT"), parse_strain("all trump")
+    (1, 4, 4, 5)
+    """
+    key = " ".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+    for strain in (4, 5):
+        if key in _strain_words(STRAIN_LETTERS[strain]):
+            return strain
     return int(Suit.parse(text))
+
+
+def _strain_words(letter: str) -> set[str]:
+    """What a player may type for sans atout (``SA``) or tout atout (``TA``), in every language."""
+    words = {letter.lower()}
+    for lang in LANGUAGES:
+        words.add(tr(f"common.strain_name.{letter}", lang).lower())
+        words.update(tr(f"words.strain_typed.{letter}", lang).split())
+    return words
 
 
 class Action:
@@ -65,8 +84,13 @@ class Action:
     def notation(self) -> str:
         raise NotImplementedError
 
-    def label(self, lang: str = "fr") -> str:
+    def label(self, lang: str | None = None) -> str:
+        """The action in words, in ``lang`` (by default the current language)."""
         raise NotImplementedError
+
+    def message(self, lang: str | None = None) -> str:
+        """The same as :meth:`label`: an action given to a message is put into words in its reader's language."""
+        return self.label(lang)
 
     def __str__(self) -> str:
         return self.notation()
@@ -77,8 +101,8 @@ class Pass(Action):
     def notation(self) -> str:
         return "P"
 
-    def label(self, lang: str = "fr") -> str:
-        return "passe" if lang == "fr" else "pass"
+    def label(self, lang: str | None = None) -> str:
+        return tr("words.pass", lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +117,13 @@ class Bid(Action):
         number = str(self.value) if self.value else ""
         return f"{number}{'capot' if self.capot else ''}{STRAIN_LETTERS[self.strain]}"
 
-    def label(self, lang: str = "fr") -> str:
+    def label(self, lang: str | None = None) -> str:
+        """``90 ♥``, ``capot ♠``, ``100 SA`` (``100 NT`` in English)."""
         parts = [str(self.value)] if self.value else []
         if self.capot:
-            parts.append("capot")
-        parts.append(strain_symbol(self.strain))
+            parts.append(tr("words.capot", lang))
+        mark = strain_mark(self.strain)
+        parts.append(mark if isinstance(mark, str) else mark.message(lang))
         return " ".join(parts)
 
     def rank(self) -> tuple[int, int]:
@@ -110,8 +136,8 @@ class Coinche(Action):
     def notation(self) -> str:
         return "X"
 
-    def label(self, lang: str = "fr") -> str:
-        return "coinche" if lang == "fr" else "coinche (double)"
+    def label(self, lang: str | None = None) -> str:
+        return tr("words.coinche", lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +145,8 @@ class Surcoinche(Action):
     def notation(self) -> str:
         return "XX"
 
-    def label(self, lang: str = "fr") -> str:
-        return "surcoinche" if lang == "fr" else "surcoinche (redouble)"
+    def label(self, lang: str | None = None) -> str:
+        return tr("words.surcoinche", lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +158,8 @@ class Take(Action):
     def notation(self) -> str:
         return "take" + STRAIN_LETTERS[self.suit]
 
-    def label(self, lang: str = "fr") -> str:
-        if lang == "fr":
-            return f"prend à {strain_name(self.suit, 'fr')}"
-        return f"takes in {strain_name(self.suit, 'en')}"
+    def label(self, lang: str | None = None) -> str:
+        return tr("words.take", lang, suit=strain_words(self.suit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +173,9 @@ class Declare(Action):
             return "ann:-"
         return "ann:" + "+".join(a.notation() for a in self.announcements)
 
-    def label(self, lang: str = "fr") -> str:
+    def label(self, lang: str | None = None) -> str:
         if not self.announcements:
-            return "pas d'annonce" if lang == "fr" else "no announcement"
+            return tr("words.no_announcement", lang)
         return ", ".join(a.label(lang) for a in self.announcements)
 
 
@@ -165,8 +189,8 @@ class Play(Action):
     def notation(self) -> str:
         return self.card.code + ("!" if self.belote else "")
 
-    def label(self, lang: str = "fr") -> str:
-        return self.card.label(lang) + (" (belote)" if self.belote else "")
+    def label(self, lang: str | None = None) -> str:
+        return tr("words.with_belote", lang, card=self.card) if self.belote else self.card.label(lang)
 
 
 PASS = Pass()

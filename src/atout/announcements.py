@@ -8,7 +8,7 @@ cent (and a whole suit of eight as a cent plus a tierce).
 
 >>> from atout.cards import parse_hand
 >>> [str(a) for a in best_announcements(parse_hand("JT98.J.J.J"), strain=0)]
-['carré J', 'tierce 8♠-10♠']
+['carré de valets', 'tierce 8♠-10♠']
 >>> [str(a) for a in best_announcements(parse_hand("AKQJT.987.."), strain=1)]
 ['cent 10♠-A♠', 'tierce 7♥-9♥']
 """
@@ -22,15 +22,13 @@ from itertools import combinations
 
 from atout.cards import Card, Rank
 from atout.errors import NotationError
-from atout.i18n import Message
+from atout.i18n import Message, tr
 from atout.tables import PLAIN_STRENGTH, SANS_ATOUT, TOUT_ATOUT
 
 KINDS = ("tierce", "cinquante", "cent", "carre")
 _SEQUENCE_KIND = {3: "tierce", 4: "cinquante", 5: "cent"}
 _SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100}
 _SEQUENCE_POINTS_BY_KIND = {_SEQUENCE_KIND[length]: points for length, points in _SEQUENCE_POINTS.items()}
-_KIND_FR = {"tierce": "tierce", "cinquante": "cinquante", "cent": "cent", "carre": "carré"}
-_KIND_EN = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "four"}
 #: Ranks whose carré counts (7s and 8s do not, FFB §8).
 CARRE_RANKS = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 _ALL_SUITS_OF_RANK = 0x01010101
@@ -53,7 +51,7 @@ class Announcement:
         """Build from its cards; raises :class:`NotationError` if they form no announcement.
 
         >>> str(Announcement.from_cards([Card.parse(c) for c in ("9H", "TH", "JH")]))
-        'tierce 9♥-J♥'
+        'tierce 9♥-V♥'
         """
         cards = sorted(set(int(c) for c in cards))
         mask = sum(1 << c for c in cards)
@@ -87,23 +85,29 @@ class Announcement:
             return _SEQUENCE_POINTS[self.length]
         return carre_points(self.height, strain, values)
 
-    def label(self, lang: str = "en") -> str:
-        """``tierce 9♥-J♥``, ``carré J`` / ``carré de valets``..."""
-        kind = _KIND_FR[self.kind] if lang == "fr" else _KIND_EN[self.kind]
+    def label(self, lang: str | None = None) -> str:
+        """The announcement in words, in ``lang``: ``tierce 9♥-V♥``, ``carré de valets`` / ``four jacks``.
+
+        >>> a = Announcement.parse("9H TH JH")
+        >>> a.label("fr"), a.label("en"), Announcement.parse("JS JH JD JC").label("fr")
+        ('tierce 9♥-V♥', 'tierce 9♥-J♥', 'carré de valets')
+        """
         if self.kind == "carre":
-            return f"{kind} {Rank(self.height).label}"
+            return tr(f"words.carre.{Rank(self.height).letter}", lang)
         cards = self.card_list()
-        low, high = cards[0], cards[-1]
-        if lang == "fr":
-            return f"{kind} {low.french()}-{high.french()}"
-        return f"{kind} {low}-{high}"
+        kind = Message(f"words.announcement.{self.kind}")
+        return tr("words.sequence", lang, kind=kind, low=cards[0], high=cards[-1])
+
+    def message(self, lang: str | None = None) -> str:
+        """The same as :meth:`label`: an announcement given to a message is said in its reader's language."""
+        return self.label(lang)
 
     def notation(self) -> str:
         """The cards in ASCII codes, e.g. ``9H-TH-JH``: the form records use."""
         return "-".join(c.code for c in self.card_list())
 
     def __str__(self) -> str:
-        return _KIND_FR[self.kind] + self.label("en")[len(_KIND_EN[self.kind]) :]
+        return self.label()
 
 
 def sequence_points(kind: str) -> int | None:

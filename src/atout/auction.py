@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Surcoinche, Take, strain_symbol
+from atout.actions import COINCHE, PASS, SURCOINCHE, Action, Bid, Coinche, Pass, Surcoinche, Take, strain_mark
 from atout.errors import IllegalAction
+from atout.i18n import Message, tr
 from atout.rules import Ruleset, per_ruleset
 
 
@@ -58,16 +59,11 @@ class Contract:
     coinched_by: int | None = field(default=None, compare=False, repr=False)
     surcoinched_by: int | None = field(default=None, compare=False, repr=False)
 
-    def label(self, lang: str = "fr") -> str:
-        parts = []
-        if self.value:
-            parts.append(str(self.value))
-        if self.capot:
-            parts.append("capot")
-        parts.append(strain_symbol(self.strain))
+    def label(self, lang: str | None = None) -> str:
+        """``90 ♥``, ``capot ♠ coinché`` (in ``lang``, by default the current language)."""
+        parts = [Bid(self.value, self.strain, self.capot).label(lang)]
         if self.level:
-            word = ("coinché", "surcoinché") if lang == "fr" else ("coinched", "surcoinched")
-            parts.append(word[self.level - 1])
+            parts.append(tr(("words.coinched", "words.surcoinched")[self.level - 1], lang))
         return " ".join(parts)
 
 
@@ -95,9 +91,15 @@ class Auction(Protocol):
     def contract(self) -> Contract | None:
         """The contract, once the auction is over and someone bid or took."""
 
+    @property
+    def standing(self) -> Contract | None:
+        """The highest bid so far as a contract (its bidder as taker, who coinched), or None: nothing bid
+        or taken yet."""
 
-def _error(fr: str, en: str, code: str) -> IllegalAction:
-    return IllegalAction(fr, en, code=code)
+
+def _error(code: str, key: str | None = None, **values: object) -> IllegalAction:
+    """The refusal of a call: its reason (``illegal.<key>``, the code by default) and its code."""
+    return IllegalAction(Message(f"illegal.{key or code}", **values), code=code)
 
 
 class BiddingAuction:
@@ -106,6 +108,7 @@ class BiddingAuction:
     __slots__ = (
         "_bids",
         "_capot_side",
+        "_standing",
         "best",
         "best_seat",
         "calls",
@@ -133,6 +136,7 @@ class BiddingAuction:
         self.passed_out = False
         self._bids = _bid_ladder(rules)
         self._capot_side = -1
+        self._standing: Contract | None = None
         self.coincher: int | None = None
         self.surcoincher: int | None = None
 
@@ -151,7 +155,7 @@ class BiddingAuction:
         ladder = self._bids
         start = 0 if self.best is None else ladder.next_higher[ladder.index[self.best]]
         bids = ladder.bids[start:]
-        if self._capot_side >= 0 and self._capot_side != seat & 1:
+        if self._capot_side >= 0 and self._capot_side != self.rules.side_of(seat):
             bids = [b for b in bids if b.capot]
         return bids
 
@@ -161,52 +165,28 @@ class BiddingAuction:
             return
         if isinstance(action, Bid):
             if self.level:
-                raise _error(
-                    "L'enchère est figée par la coinche : vous ne pouvez plus enchérir",
-                    "the coinche froze the contract: no more bids",
-                    "frozen",
-                )
+                raise _error("frozen")
             ladder = self._bids
             index = ladder.index.get(action)
             if index is None:
                 raise bid_error(self.rules, action)
             start = 0 if self.best is None else ladder.next_higher[ladder.index[self.best]]
-            if index < start or (not action.capot and self._capot_side not in (-1, seat & 1)):
+            if index < start or (not action.capot and self._capot_side not in (-1, self.rules.side_of(seat))):
                 if self.best is not None and action.rank() <= self.best.rank():
-                    raise _error(
-                        f"L'enchère doit être supérieure à {self.best.label('fr')}",
-                        f"the bid must be above {self.best.label('en')}",
-                        "bid_too_low",
-                    )
-                raise _error(
-                    "Après un capot adverse, seul un capot peut être annoncé",
-                    "after the opponents' capot only a capot may be bid",
-                    "capot_only",
-                )
+                    raise _error("bid_too_low", bid=self.best)
+                raise _error("capot_only")
             return
         if isinstance(action, Coinche):
             if not self.rules.coinche:
-                raise _error("La coinche n'existe pas dans cette variante", "this variant has no coinche", "no_coinche")
+                raise _error("no_coinche")
             if self.best is None or self.level or not (self.best_seat - seat) & 1:
-                raise _error(
-                    "On ne peut coincher qu'une enchère adverse, une seule fois",
-                    "you may only coinche the opponents' bid, once",
-                    "bad_coinche",
-                )
+                raise _error("bad_coinche")
             return
         if isinstance(action, Surcoinche):
             if self.level != 1 or not self.rules.surcoinche or (self.best_seat - seat) & 1:
-                raise _error(
-                    "Seule l'équipe coinchée peut surcoincher",
-                    "only the coinched side may surcoinche",
-                    "bad_surcoinche",
-                )
+                raise _error("bad_surcoinche")
             return
-        raise _error(
-            f"Action impossible pendant les enchères : {action.label('fr')}",
-            f"not an auction call: {action.label('en')}",
-            "not_a_call",
-        )
+        raise _error("not_a_call", action=action)
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply an action already checked (``check``) for the seat in turn."""
@@ -218,50 +198,45 @@ class BiddingAuction:
             elif self.best is not None and self.passes == self.rules.players - 1:
                 self.finished = True
         elif isinstance(action, Bid):
-            self.best, self.best_seat, self.passes = action, seat, 0
+            self.best, self.best_seat, self.passes, self._standing = action, seat, 0, None
             if action.capot and self.rules.capot_bid_min:
-                self._capot_side = seat & 1
+                self._capot_side = self.rules.side_of(seat)
         elif isinstance(action, Coinche):
-            self.level, self.passes, self.coincher = 1, 0, seat
+            self.level, self.passes, self.coincher, self._standing = 1, 0, seat, None
         elif isinstance(action, Surcoinche):
-            self.level, self.surcoincher = 2, seat
+            self.level, self.surcoincher, self._standing = 2, seat, None
             self.finished = True
         self.turn = (seat + 1) % self.rules.players
 
     @property
     def contract(self) -> Contract | None:
-        if not self.finished or self.best is None:
-            return None
+        return self.standing if self.finished else None
+
+    @property
+    def standing(self) -> Contract | None:
         bid = self.best
-        return Contract(bid.value, bid.strain, self.best_seat, self.level, bid.capot, self.coincher, self.surcoincher)
+        if bid is None:
+            return None
+        if self._standing is None:  # kept until a bid or a coinche changes it: a pass leaves it as it is
+            self._standing = Contract(
+                bid.value, bid.strain, self.best_seat, self.level, bid.capot, self.coincher, self.surcoincher
+            )
+        return self._standing
 
 
 def bid_error(rules: Ruleset, bid: Bid) -> IllegalAction:
     """Why ``bid`` is not a bid of ``rules`` at all (whatever the auction so far)."""
     if bid.strain not in rules.strains():
-        return _error(
-            f"On ne peut pas enchérir à {strain_symbol(bid.strain)} dans cette variante",
-            f"this variant does not allow bidding {strain_symbol(bid.strain)}",
-            "bad_strain",
-        )
+        return _error("bad_strain", strain=strain_mark(bid.strain))
     if bid.capot and not rules.capot_bid:
-        return _error("Le capot ne peut pas être demandé", "capot may not be bid", "no_capot")
+        return _error("no_capot")
     if bid.capot and rules.capot_bid_min and bid.value < rules.capot_bid_min:
-        return _error(
-            f"Un capot s'annonce avec au moins {rules.capot_bid_min}",
-            f"a capot needs a bid of at least {rules.capot_bid_min}",
-            "bad_bid",
-        )
+        return _error("bad_bid", "capot_min", value=rules.capot_bid_min)
     top = rules.highest_bid_in(bid.strain)
-    where_fr = where_en = ""
-    if top != rules.highest_bid:
-        where_fr = f" à {strain_symbol(bid.strain)}"
-        where_en = f" in {strain_symbol(bid.strain)}"
-    return _error(
-        f"Enchère invalide : de {rules.min_bid} à {top}{where_fr}, par {rules.bid_step}",
-        f"invalid bid: {rules.min_bid} to {top}{where_en} in steps of {rules.bid_step}",
-        "bad_bid",
-    )
+    low, step = rules.min_bid, rules.bid_step
+    if top != rules.highest_bid:  # this strain's ceiling is its own
+        return _error("bad_bid", "bad_bid_in", low=low, high=top, step=step, strain=strain_mark(bid.strain))
+    return _error("bad_bid", low=low, high=top, step=step)
 
 
 def is_bid(rules: Ruleset, bid: Bid) -> bool:
@@ -336,23 +311,11 @@ class TakingAuction:
         if isinstance(action, Pass):
             return
         if not isinstance(action, Take):
-            raise _error(
-                f"Pendant la prise, on prend ou on passe (pas {action.label('fr')})",
-                f"while taking, you take or pass (not {action.label('en')})",
-                "not_a_call",
-            )
+            raise _error("not_a_call", "not_a_take", action=action)
         if self.round == 1 and action.suit != self.retourne_suit:
-            raise _error(
-                "Au premier tour, on ne peut prendre qu'à la couleur de la retourne",
-                "in the first round you may only take the retourne's suit",
-                "first_round",
-            )
+            raise _error("first_round")
         if self.round == 2 and action.suit == self.retourne_suit:
-            raise _error(
-                "Au second tour, il faut nommer une autre couleur que la retourne",
-                "in the second round you must name another suit than the retourne's",
-                "second_round",
-            )
+            raise _error("second_round")
 
     def apply(self, seat: int, action: Action) -> None:
         self.calls.append((seat, action))
@@ -370,9 +333,11 @@ class TakingAuction:
 
     @property
     def contract(self) -> Contract | None:
-        if not self.finished or self.taker < 0:
-            return None
-        return Contract(0, self.trump, self.taker)
+        return self.standing
+
+    @property
+    def standing(self) -> Contract | None:
+        return Contract(0, self.trump, self.taker) if self.taker >= 0 else None
 
 
 _TAKES = tuple(Take(s) for s in range(4))

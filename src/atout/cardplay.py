@@ -27,9 +27,11 @@ from atout.announcements import Announcement, Resolution, best_announcements, re
 from atout.auction import Contract
 from atout.cards import ALL_CARDS, Card, Rank
 from atout.errors import IllegalAction, NotationError
+from atout.events import CardPlayed, Declared, Event, Resolved, TrickWon
+from atout.i18n import Message
 from atout.play import illegal_card, legal_mask
 from atout.rules import Ruleset
-from atout.tables import SANS_ATOUT, TOUT_ATOUT, PlayMode, play_mode
+from atout.tables import DIX_DE_DER, SANS_ATOUT, TOUT_ATOUT, PlayMode, play_mode
 
 _QUEEN_KING = (1 << Rank.QUEEN) | (1 << Rank.KING)
 
@@ -116,6 +118,7 @@ class CardPlay:
         "resolution",
         "rest",
         "rules",
+        "said",
         "trick",
         "tricks",
         "won",
@@ -159,6 +162,8 @@ class CardPlay:
         self._belote_cards = [self._belote_pair(h) for h in self.hands] if fresh else [0] * n
         self.belote_ok = list(self._belote_cards)
         self._belote_said = [0] * n
+        #: The cards played saying belote or rebelote since this state, by seat, with the word said.
+        self.said: list[tuple[int, Card, str]] = []
         # Announcements are declared during trick 1 only: from a later state there are none to make.
         self._best: list[tuple[Announcement, ...]] = []
         if rules.announcements:
@@ -196,7 +201,7 @@ class CardPlay:
     def _load_belote(self, belote_ok: Sequence[int]) -> None:
         for seat, mask in enumerate(belote_ok):
             if mask & ~self.hands[seat]:
-                raise NotationError("belote may only be said with cards the seat still holds")
+                raise NotationError(Message("notation.belote_held"))
         self._belote_cards = list(belote_ok)
         self.belote_ok = list(belote_ok)
         # A lone king or queen left: its partner card was played with « belote ».
@@ -212,10 +217,10 @@ class CardPlay:
         declared = state.declared
         assert declared is not None
         if len(declared) != n or state.tricks_done:
-            raise NotationError("declarations are only given during trick 1, one per seat")
+            raise NotationError(Message("notation.declared_trick1"))
         played = {(state.leader + i) % n for i in range(len(state.trick))}
         if any(declared[s] is None for s in played):
-            raise NotationError("a seat that played to trick 1 has declared its announcements")
+            raise NotationError(Message("notation.declared_before_play"))
         self.declared = list(declared)
 
     # ------------------------------------------------------------------ queries
@@ -306,62 +311,51 @@ class CardPlay:
         return legal
 
     # ------------------------------------------------------------------ actions
-    def declare(self, seat: int, action: Declare) -> None:
+    def declare(self, seat: int, action: Declare) -> Declared:
         """Declare announcements with one's first card (checked; changes nothing if refused)."""
         if not self.rules.announcements:
-            raise IllegalAction(
-                "Cette variante se joue sans annonces", "this variant has no announcements", code="no_announcements"
-            )
+            raise IllegalAction(Message("illegal.no_announcements"), code="no_announcements")
         if not self._decl_open or self.declared[seat] is not None:
-            raise IllegalAction(
-                "Les annonces se font avec sa première carte, une seule fois",
-                "announcements are made once, with one's first card",
-                code="late_announcement",
-            )
+            raise IllegalAction(Message("illegal.late_announcement"), code="late_announcement")
         used = 0
         for a in action.announcements:
             if used & a.cards:
-                raise IllegalAction(
-                    "Une carte ne compte que dans une seule annonce",
-                    "a card counts in one announcement only",
-                    code="overlap",
-                )
+                raise IllegalAction(Message("illegal.overlap"), code="overlap")
             used |= a.cards
         self.declared[seat] = action.announcements
+        return Declared(seat, action.announcements)
 
-    def play(self, seat: int, action: Play) -> bool:
-        """Play a card for ``seat``, the seat in turn (checked; changes nothing if refused); True once
-        the last trick is complete."""
+    def play(self, seat: int, action: Play) -> tuple[Event, ...]:
+        """Play a card for ``seat``, the seat in turn (checked; changes nothing if refused). Returns what it
+        did: the card played (with the word said), then the announcements resolved at the first card of
+        trick 2, or the trick won."""
         card = action.card
         if self._decl_open and self.declared[seat] is None and self._best[seat]:
-            raise IllegalAction(
-                "Annoncez d'abord (ou dites que vous n'annoncez rien)",
-                "declare your announcements first (or declare none)",
-                code="declare_first",
-            )
+            raise IllegalAction(Message("illegal.declare_first"), code="declare_first")
         mask, rule = self._legal or self._compute_legal()
         trick = self.trick
         if not mask >> card & 1:
             raise illegal_card(card, self.hands[seat], rule, trick[0] if trick else -1)
         bit = 1 << card
+        word = None
         if self._belote_cards[seat] & bit:
-            self._say_belote(seat, card, action.belote)
+            word = self._say_belote(seat, card, action.belote)
         elif action.belote:
-            raise IllegalAction(
-                f"On ne dit belote qu'avec le roi ou la dame d'atout, tenus ensemble (pas le {card.french()})",
-                f"belote is said only with the king or queen of trump held together (not {card})",
-                code="belote",
-            )
+            raise IllegalAction(Message("illegal.belote_card", card=card), code="belote")
         self.hands[seat] ^= bit
         self._legal = None
         if self._decl_open and self.declared[seat] is None:
             self.declared[seat] = ()
+        played = CardPlayed(seat, ALL_CARDS[card], word)
+        if word is not None:
+            self.said.append((seat, played.card, word))
         trick.append(card)
         if len(trick) == 1:
             self._win_card = card
             self._win_pos = 0
             if self.resolution is not None and not self._published:
                 self._published = True
+                return played, self._resolved()
         else:
             win = self._win_card
             mode = self.mode
@@ -373,30 +367,37 @@ class CardPlay:
                 self._win_card = card
                 self._win_pos = len(trick) - 1
         if len(trick) == self.players:
-            return self._finish_trick()
-        return False
+            return played, *self._finish_trick()
+        return (played,)
 
-    def _say_belote(self, seat: int, card: int, said: bool) -> None:
-        """Belote on the first of K/Q of trump, rebelote on the second (FFB §7); checked before any change."""
+    def _say_belote(self, seat: int, card: int, said: bool) -> str | None:
+        """Belote on the first of K/Q of trump, rebelote on the second (FFB §7); checked before any change.
+        Returns the word said, if any."""
         bit = 1 << card
         other = bit ^ (_QUEEN_KING << (card & ~7))
+        word = None
         if said:
             if not self.belote_ok[seat] & bit:
-                raise IllegalAction(
-                    "La rebelote ne compte que si la belote a été annoncée",
-                    "rebelote only counts after belote was said",
-                    code="belote",
-                )
+                raise IllegalAction(Message("illegal.rebelote"), code="belote")
+            word = "belote"
             if self._belote_said[seat] & other:
                 self.belotes[seat] += 1
+                word = "rebelote"
             self._belote_said[seat] |= bit
         else:
             if self._belote_said[seat] & other:
                 self.forgot[seat] += 1
             self.belote_ok[seat] &= ~other
         self.belote_ok[seat] &= ~bit
+        return word
 
-    def _finish_trick(self) -> bool:
+    def _resolved(self) -> Resolved:
+        """The announcements' resolution, as it is made public."""
+        assert self.resolution is not None
+        r = self.resolution
+        return Resolved(r.winner, dict(r.points), {s: a for s, a in r.shown.items() if a})
+
+    def _finish_trick(self) -> tuple[Event, ...]:
         trick = self.trick
         winner = (self.leader + self._win_pos) % self.players
         points = self.mode.points
@@ -404,7 +405,9 @@ class CardPlay:
         for c in trick:
             value += points[c]
         side = self._side[winner]
-        self.tricks.append(Trick(self.leader, tuple([ALL_CARDS[c] for c in trick]), winner, value))
+        cards = tuple([ALL_CARDS[c] for c in trick])
+        leader = self.leader
+        self.tricks.append(Trick(leader, cards, winner, value))
         self.points[side] += value
         self.won[side] += 1
         self.trick = []
@@ -421,11 +424,15 @@ class CardPlay:
                 self.rules.announcement_values,
                 self.rules.announcement_tiebreak,
             )
-        if self.finished:
-            self.points[side] += 10
-            self._published = self.resolution is not None
-            return True
-        return False
+        number = self.base_tricks + len(self.tricks)
+        if not self.finished:
+            return (TrickWon(number, leader, cards, winner, value),)
+        self.points[side] += DIX_DE_DER
+        won = TrickWon(number, leader, cards, winner, value, DIX_DE_DER)
+        if self.resolution is not None and not self._published:
+            self._published = True
+            return won, self._resolved()
+        return (won,)
 
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards of the trick in progress, with their seats."""
@@ -450,34 +457,32 @@ def check_state(rules: Ruleset, state: PlayState) -> None:
     done = sum(state.won)
     contract = state.contract
     if not 0 <= done <= rules.hand_size:
-        raise NotationError(f"{done} tricks won: a deal has {rules.hand_size}")
+        raise NotationError(Message("notation.tricks_won", done=done, tricks=rules.hand_size))
     if not 0 <= contract.taker < n or not 0 <= state.leader < n:
-        raise NotationError("taker and leader must be seats of the table")
+        raise NotationError(Message("notation.seats"))
     if contract.strain not in rules.strains() and not (rules.auction == "retourne" and contract.strain < 4):
-        raise NotationError("the contract's strain is not allowed by these rules")
+        raise NotationError(Message("notation.strain"))
     if len(state.hands) != n:
-        raise NotationError(f"{n} hands are needed, not {len(state.hands)}")
+        raise NotationError(Message("notation.hands", count=n, given=len(state.hands)))
     full = list(state.hands)
     for i, card in enumerate(state.trick):
         full[(state.leader + i) % n] |= 1 << card
     seen = 0
     for mask in full:
         if mask & seen:
-            raise NotationError("a card appears twice in the position")
+            raise NotationError(Message("notation.card_twice_position"))
         seen |= mask
     if len(state.trick) >= n:
-        raise NotationError("the current trick is already complete")
+        raise NotationError(Message("notation.trick_complete"))
     if done == rules.hand_size and (state.trick or seen):
-        raise NotationError("every trick is won but cards are still in play")
+        raise NotationError(Message("notation.cards_after_end"))
     for seat in range(n):
         if full[seat].bit_count() != rules.hand_size - done:
-            raise NotationError(
-                f"seat {seat} holds {full[seat].bit_count()} cards; after {done} tricks each "
-                f"seat holds {rules.hand_size - done} before playing to the trick"
-            )
+            held, size = full[seat].bit_count(), rules.hand_size - done
+            raise NotationError(Message("notation.held_cards", seat=seat, held=held, done=done, size=size))
     sides = len(rules.sides)
     if len(state.points) != sides or len(state.won) != sides or len(state.belotes) != n or len(state.belote_ok) != n:
-        raise NotationError("points and tricks are given by side, belotes by seat")
+        raise NotationError(Message("notation.by_side"))
 
 
 __all__ = ["CardPlay", "PlayState", "Trick", "check_state", "declare_options"]

@@ -19,9 +19,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from functools import cache
 
 from atout.errors import NotationError, excerpt
-from atout.i18n import Message
+from atout.i18n import LANGUAGES, Message, messages, tr
 
 
 class Suit(IntEnum):
@@ -40,9 +41,9 @@ class Suit(IntEnum):
     def letter(self) -> str:
         return "SHDC"[self]
 
-    def name_in(self, lang: str = "fr") -> str:
-        """The suit's name: ``pique`` / ``spades``."""
-        return (_SUIT_FR if lang == "fr" else _SUIT_EN)[self]
+    def name_in(self, lang: str | None = None) -> str:
+        """The suit's name in ``lang``: ``pique`` / ``spades``."""
+        return tr(f"common.suit_name.{self.letter}", lang)
 
     @classmethod
     def parse(cls, text: str) -> Suit:
@@ -51,9 +52,9 @@ class Suit(IntEnum):
         >>> Suit.parse("cœur"), Suit.parse("s")
         (<Suit.HEARTS: 1>, <Suit.SPADES: 0>)
         """
-        key = fold(text)
-        if key in _SUIT_WORDS:
-            return _SUIT_WORDS[key]
+        found = _suit_words().get(fold(text))
+        if found is not None:
+            return found
         raise NotationError(Message("notation.suit", text=excerpt(text)))
 
     def __str__(self) -> str:
@@ -82,13 +83,9 @@ class Rank(IntEnum):
         """One-character label (``T`` for the ten), used in hand notation."""
         return "789TJQKA"[self]
 
-    @property
-    def french_letter(self) -> str:
-        """French one-letter label: ``V`` valet, ``D`` dame, ``R`` roi, ``A`` as."""
-        return ("7", "8", "9", "10", "V", "D", "R", "A")[self]
-
-    def name_in(self, lang: str = "fr") -> str:
-        return (_RANK_FR if lang == "fr" else _RANK_EN)[self]
+    def name_in(self, lang: str | None = None) -> str:
+        """The rank's name in ``lang``: ``valet`` / ``jack``."""
+        return tr(f"common.rank_name.{self.letter}", lang)
 
     @classmethod
     def parse(cls, text: str) -> Rank:
@@ -97,20 +94,16 @@ class Rank(IntEnum):
         >>> Rank.parse("V"), Rank.parse("10")
         (<Rank.JACK: 4>, <Rank.TEN: 3>)
         """
-        key = fold(text)
-        if key in _RANK_WORDS:
-            return _RANK_WORDS[key]
+        found = _rank_words().get(fold(text))
+        if found is not None:
+            return found
         raise NotationError(Message("notation.rank", text=excerpt(text)))
 
     def __str__(self) -> str:
         return self.label
 
 
-_SUIT_FR = ("pique", "cœur", "carreau", "trèfle")
-_SUIT_EN = ("spades", "hearts", "diamonds", "clubs")
 _RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-_RANK_FR = ("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as")
-_RANK_EN = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
 
 def fold(text: str) -> str:
@@ -120,10 +113,15 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
+@cache
 def _suit_words() -> dict[str, Suit]:
+    """Everything a player may type for a suit: its symbol, letter and the words of every language."""
     words: dict[str, Suit] = {}
     for suit in Suit:
-        for word in (suit.symbol, suit.letter, _SUIT_FR[suit], _SUIT_EN[suit], _SUIT_EN[suit][:-1]):
+        typed = [suit.symbol, suit.letter]
+        for lang in LANGUAGES:
+            typed.extend(tr(f"words.suit_typed.{suit.letter}", lang).split())
+        for word in typed:
             words[fold(word)] = suit
     # The outline symbols some keyboards produce.
     for outline, suit in zip("♤♡♢♧", Suit, strict=True):
@@ -131,16 +129,28 @@ def _suit_words() -> dict[str, Suit]:
     return words
 
 
+@cache
+def _name_separators() -> tuple[str, ...]:
+    """What joins a rank and a suit in a card's full name, in every language (`` de ``, `` of ``)."""
+    separators = set()
+    for lang in LANGUAGES:
+        template = messages(lang)["common.card_name"]
+        separators.add(fold(template.partition("{rank}")[2].partition("{suit}")[0]).join("  "))
+    return tuple(sorted(separators))
+
+
+@cache
 def _rank_words() -> dict[str, Rank]:
+    """Everything a player may type for a rank: its label and letter, and the words of every language."""
     words: dict[str, Rank] = {}
     for rank in Rank:
-        for word in (rank.label, rank.letter, rank.french_letter, _RANK_FR[rank], _RANK_EN[rank]):
+        typed = [rank.label, rank.letter]
+        for lang in LANGUAGES:
+            typed.append(tr(f"common.rank.{rank.letter}", lang))
+            typed.extend(tr(f"words.rank_typed.{rank.letter}", lang).split())
+        for word in typed:
             words[fold(word)] = rank
     return words
-
-
-_SUIT_WORDS = _suit_words()
-_RANK_WORDS = _rank_words()
 
 
 class Card(int):
@@ -159,7 +169,7 @@ class Card(int):
         try:
             return _CARDS[index]
         except (IndexError, TypeError):
-            raise NotationError(f"no card has index {index!r} (valid: 0..31)") from None
+            raise NotationError(Message("notation.card_index", index=excerpt(repr(index)))) from None
 
     @classmethod
     def of(cls, suit: Suit | int, rank: Rank | int) -> Card:
@@ -182,19 +192,21 @@ class Card(int):
         """Two-character ASCII code, e.g. ``JH``, ``TS``."""
         return self.rank.letter + self.suit.letter
 
-    def french(self) -> str:
-        """French short form, e.g. ``V♥``."""
-        return self.rank.french_letter + self.suit.symbol
+    def name_in(self, lang: str | None = None) -> str:
+        """Full name in ``lang``: ``valet de cœur`` or ``jack of hearts``."""
+        return tr("common.card_name", lang, rank=self.rank.name_in(lang), suit=self.suit.name_in(lang))
 
-    def name_in(self, lang: str = "fr") -> str:
-        """Full name: ``valet de cœur`` or ``jack of hearts``."""
-        if lang == "fr":
-            return f"{_RANK_FR[self & 7]} de {_SUIT_FR[self >> 3]}"
-        return f"{_RANK_EN[self & 7]} of {_SUIT_EN[self >> 3]}"
+    def label(self, lang: str | None = None) -> str:
+        """Short label with a suit symbol, in ``lang``: ``V♥`` in French, ``J♥`` in English.
 
-    def label(self, lang: str = "en") -> str:
-        """Short label with a suit symbol: ``J♥`` (en) or ``V♥`` (fr)."""
-        return self.french() if lang == "fr" else str(self)
+        >>> Card.parse("JH").label("fr"), Card.parse("JH").label("en")
+        ('V♥', 'J♥')
+        """
+        return tr("words.card", lang, rank=Message(f"common.rank.{self.rank.letter}"), suit=self.suit.symbol)
+
+    def message(self, lang: str | None = None) -> str:
+        """The same as :meth:`label`: a card given to a message is written in its reader's language."""
+        return self.label(lang)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -207,12 +219,12 @@ class Card(int):
         (Card('A♠'), Card('10♣'), Card('10♦'))
         """
         if not isinstance(text, str):
-            raise NotationError(f"a card must be given as text, not {type(text).__name__}")
+            raise NotationError(Message("notation.card_text", kind=type(text).__name__))
         raw = text.strip().strip("«»\"'").strip()
         if not raw:
             raise NotationError(Message("notation.empty_card"))
         folded = fold(raw)
-        for sep in (" de ", " d'", " of "):
+        for sep in _name_separators():
             if sep in folded:
                 rank_word, _, suit_word = folded.partition(sep)
                 try:

@@ -13,7 +13,7 @@ leaves the deal unchanged.
 >>> import random
 >>> rng = random.Random(7)
 >>> while deal.phase is not Phase.DONE:
-...     deal.apply(rng.choice(deal.legal_actions()))
+...     _ = deal.apply(rng.choice(deal.legal_actions()))
 >>> deal.result.passed_out or sum(deal.result.card_points.values()) in (162, 252)
 True
 """
@@ -32,7 +32,10 @@ from atout.auction import Auction, Contract, new_auction
 from atout.cardplay import CardPlay, PlayState, Trick, check_state
 from atout.cards import ALL_CARDS, Card, cards_of, deck_mask, mask_of, parse_hand
 from atout.dealing import DealtCards, complete_retourne, cut, deal_cards, full_deck, gather, shuffled_deck
-from atout.errors import IllegalAction, NotationError
+from atout.errors import IllegalAction, NotationError, excerpt
+from atout.events import Called, DealOver, Event, PassedOut, Settled
+from atout.i18n import Message
+from atout.notation import seat_words
 from atout.rules import Ruleset
 from atout.scoring import DealFacts, DealScore, score_deal
 from atout.tables import PlayMode
@@ -105,7 +108,7 @@ class Deal:
 
     def __init__(self, rules: Ruleset, dealt: DealtCards, dealer: int, pattern: tuple[int, ...] = ()) -> None:
         if not 0 <= dealer < rules.players:
-            raise NotationError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer!r}")
+            raise NotationError(Message("notation.dealer", last=rules.players - 1, value=excerpt(repr(dealer))))
         self.rules = rules
         self.dealer = dealer
         self.dealt = dealt
@@ -135,7 +138,7 @@ class Deal:
         ``seed`` makes the deal reproducible; ``rng`` lets a stream of deals share one generator.
         """
         if not 0 <= dealer < rules.players:
-            raise NotationError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer!r}")
+            raise NotationError(Message("notation.dealer", last=rules.players - 1, value=excerpt(repr(dealer))))
         rng = rng or random.Random(seed)
         if deck is None:
             cards = shuffled_deck(rng, rules)
@@ -154,7 +157,9 @@ class Deal:
         cards = [Card.parse(c) if isinstance(c, str) else ALL_CARDS[c] for c in deck]
         pattern = tuple(pattern) if pattern else rules.packet_patterns()[0]
         if sum(pattern) != rules.first_stage:
-            raise NotationError(f"packet pattern {pattern} does not deal {rules.first_stage} cards each")
+            raise NotationError(
+                Message("notation.packets", pattern="-".join(map(str, pattern)), cards=rules.first_stage)
+            )
         return cls(rules, deal_cards(rules, cards, dealer % rules.players, pattern), dealer, pattern)
 
     @classmethod
@@ -177,24 +182,24 @@ class Deal:
         """
         masks = [_hand_mask(h) for h in hands]
         if len(masks) != rules.players:
-            raise NotationError(f"{rules.players} hands are needed, not {len(masks)}")
+            raise NotationError(Message("notation.hands", count=rules.players, given=len(masks)))
         size = rules.first_stage
         for seat, mask in enumerate(masks):
             if mask.bit_count() != size:
-                raise NotationError(f"hand of seat {seat} has {mask.bit_count()} cards, not {size}")
+                raise NotationError(Message("notation.hand_cards", seat=seat, held=mask.bit_count(), size=size))
         ret = Card.parse(retourne) if isinstance(retourne, str) else retourne
         stock_cards = tuple(Card.parse(c) if isinstance(c, str) else Card(c) for c in stock)
         everything = [c for m in masks for c in cards_of(m)] + ([ret] if ret is not None else []) + list(stock_cards)
         total = mask_of(everything)
         if total & ~deck_mask(rules.short_deck):
-            raise NotationError("a card is not in this ruleset's deck")
+            raise NotationError(Message("notation.not_in_deck"))
         if rules.auction == "retourne":
             if ret is None:
-                raise NotationError("this ruleset turns a retourne: give retourne= and the stock")
+                raise NotationError(Message("notation.give_retourne"))
             if len(everything) != len(full_deck(rules)):
-                raise NotationError("hands, retourne and stock must hold the whole deck")
+                raise NotationError(Message("notation.retourne_deck"))
         elif ret is not None or len(everything) != rules.players * rules.hand_size:
-            raise NotationError("give only the hands (the whole deck) for this ruleset")
+            raise NotationError(Message("notation.only_hands"))
         return cls(rules, DealtCards(tuple(masks), ret, stock_cards), dealer % rules.players)
 
     @classmethod
@@ -223,7 +228,7 @@ class Deal:
         >>> state = PlayState(Contract(80, 0, 0), hands, 0, (), (100, 52), (4, 3), (0,) * 4, (0,) * 4)
         >>> deal = Deal.from_state(rules, 3, state)
         >>> for card in ("7S", "7H", "7D", "7C"):
-        ...     deal.apply(card)
+        ...     _ = deal.apply(card)
         >>> deal.result.card_points
         {0: 110, 1: 52}
         """
@@ -309,6 +314,11 @@ class Deal:
         """The announcements ``seat`` holds and has still to declare (or not) with its first card."""
         return self._cards.to_declare(seat) if self._cards else ()
 
+    @property
+    def belote_said(self) -> list[tuple[int, Card, str]]:
+        """The cards played saying belote or rebelote, by seat, with the word said (FFB §7)."""
+        return list(self._cards.said) if self._cards else []
+
     def belote_cards(self, seat: int) -> int:
         """Mask of the cards ``seat`` may still say belote or rebelote with."""
         return self._cards.belote_ok[seat] if self._cards else 0
@@ -351,7 +361,7 @@ class Deal:
         >>> deal = Deal.from_hands(Ruleset.preset("coinche"), ["AKQJT987...", ".AKQJT987..", "..AKQJT987.",
         ...                        "...AKQJT987"], dealer=3)
         >>> for call in ("80H", "P", "P", "P", "ann:-"):
-        ...     deal.apply(call)
+        ...     _ = deal.apply(call)
         >>> deal.legal_cards() == deal.hand_mask(0), Deal.new(deal.rules).legal_cards()
         (True, 0)
         """
@@ -365,8 +375,10 @@ class Deal:
         return Observation.of(self, seat)
 
     # ------------------------------------------------------------------ actions
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply ``action`` (an :class:`Action` or its notation) for the seat in turn.
+    def apply(self, action: Action | str, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply ``action`` (an :class:`Action` or its notation) for the seat in turn, and return what it
+        did, as :mod:`events <atout.events>` in order (a call and the contract it settled, a card and the
+        trick it won, the deal over...).
 
         Give ``seat`` to have an action out of turn rejected. Raises
         :class:`IllegalAction` and changes nothing if the action is not legal.
@@ -375,46 +387,45 @@ class Deal:
         if type(action) is Play and cards is not None and self.phase is Phase.PLAY:
             turn = (cards.leader + len(cards.trick)) % cards.players
             if seat is not None and seat != turn:
-                raise _out_of_turn(seat, turn)
-            done = cards.play(turn, action)
+                raise _out_of_turn(self.rules, seat, turn)
+            events = cards.play(turn, action)
             self.actions.append((turn, action))
-            if done:
-                self._finish()
-            return
+            if len(events) > 1 and cards.finished:  # a trick won: perhaps the last
+                return *events, self._finish()
+            return events
         if isinstance(action, str):
             action = parse_action(action)
         current = self.turn
         if current is None:
-            raise IllegalAction("La donne est terminée", "the deal is over", code="over")
+            raise IllegalAction(Message("illegal.over"), code="over")
         turn = current
         if seat is not None and seat != turn:
-            raise _out_of_turn(seat, turn)
+            raise _out_of_turn(self.rules, seat, turn)
         if cards is not None:
-            done = False
             if type(action) is Play:
-                done = cards.play(turn, action)
+                events = cards.play(turn, action)
             elif isinstance(action, Declare):
-                cards.declare(turn, action)
+                events = (cards.declare(turn, action),)
             else:
-                raise IllegalAction(
-                    f"Les enchères sont finies : jouez une carte (pas {action.label('fr')})",
-                    f"the auction is over: play a card (not {action.label('en')})",
-                    code="not_a_card",
-                )
+                raise IllegalAction(Message("illegal.not_a_card", action=action), code="not_a_card")
             self.actions.append((turn, action))
-            if done:
-                self._finish()
-            return
+            if cards.finished:
+                return *events, self._finish()
+            return events
         auction = self.auction
         auction.check(action)
         auction.apply(turn, action)
         self.actions.append((turn, action))
-        if auction.finished:
-            if auction.passed_out:
-                self.phase = Phase.DONE
-                self.result = DealResult(passed_out=True)
-            else:
-                self._start_play()
+        called = Called(turn, action, auction.standing)
+        if not auction.finished:
+            return (called,)
+        if auction.passed_out:
+            self.phase = Phase.DONE
+            self.result = DealResult(passed_out=True)
+            return called, PassedOut(), DealOver(self.result)
+        self._start_play()
+        assert self.contract is not None
+        return called, Settled(self.contract)
 
     def _start_play(self) -> None:
         """The auction is over: complete a retourne deal's hands, and the play begins."""
@@ -435,7 +446,7 @@ class Deal:
         if cards.finished:
             self._finish()
 
-    def _finish(self) -> None:
+    def _finish(self) -> DealOver:
         cards = self._cards
         assert cards is not None
         rules = self.rules
@@ -455,6 +466,7 @@ class Deal:
         facts = DealFacts(cards.contract, card_points, belote, announcements, capot, tricks)
         self.result = DealResult(False, facts, score_deal(rules, facts, check=False), forgotten)
         self.phase = Phase.DONE
+        return DealOver(self.result)
 
     # ------------------------------------------------------------ conveniences
     def __repr__(self) -> str:
@@ -494,11 +506,9 @@ class Deal:
         return gather(self.played_piles(), list(stock))
 
 
-def _out_of_turn(seat: int, turn: int) -> IllegalAction:
+def _out_of_turn(rules: Ruleset, seat: int, turn: int) -> IllegalAction:
     return IllegalAction(
-        f"Ce n'est pas au siège {seat} de jouer mais au siège {turn}",
-        f"it is not seat {seat}'s turn but seat {turn}'s",
-        code="turn",
+        Message("illegal.out_of_turn", seat=seat_words(rules, seat), turn=seat_words(rules, turn)), code="turn"
     )
 
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from atout.cards import deck_mask, iter_cards
 from atout.errors import NotationError
+from atout.i18n import Message
 from atout.rules import Ruleset
 
 
@@ -61,7 +62,7 @@ def deal_cards(
     """Deal ``deck`` (top first): packets in ``pattern`` to each seat from the dealer's next."""
     expected = len(_DECKS[rules.short_deck])
     if check and (len(deck) != expected or sum(1 << c for c in set(deck)) != deck_mask(rules.short_deck)):
-        raise NotationError(f"a deck must hold each of the {expected} cards exactly once")
+        raise NotationError(Message("notation.deck", count=expected))
     players = rules.players
     hands = [0] * players
     top = 0

@@ -6,9 +6,9 @@ traceback. ``str(err)`` speaks the current language (French unless
 :func:`atout.i18n.set_language` or :func:`atout.i18n.language` says otherwise):
 
 >>> from atout.i18n import language
->>> err = IllegalAction("Vous devez monter à l'atout", "you must overtrump", code="overtrump")
+>>> err = IllegalAction(Message("illegal.overtrump"), code="overtrump")
 >>> str(err)
-"Vous devez monter à l'atout"
+"Vous devez monter à l'atout (surcouper)"
 >>> with language("en"):
 ...     str(err)
 'you must overtrump'
@@ -23,7 +23,7 @@ import errno
 import json
 import re
 
-from atout.i18n import Message, normalize, tr
+from atout.i18n import Message, tr
 
 #: The most characters of a player's input an error message quotes back.
 EXCERPT = 40
@@ -126,42 +126,36 @@ class RulesError(AtoutError):
     """An unknown preset, an unknown option or an option value out of range."""
 
 
-class TranslatedError(AtoutError):
-    """An error whose reason is written in French and in English (``reason_fr``, ``reason_en``).
+class CodedError(AtoutError):
+    """An error that names the rule it enforces (``code``, e.g. ``overtrump``), besides its reason.
 
-    >>> err = TranslatedError("Pas de belote à sans atout", "no belote at sans atout", code="belote")
-    >>> err.message("fr"), err.message("en"), err.reason_en, err.code
-    ('Pas de belote à sans atout', 'no belote at sans atout', 'no belote at sans atout', 'belote')
+    The reason is a catalogue :class:`~atout.i18n.Message` (a plain string is said as it is in every
+    language); the code lets a program react to the rule without reading words.
     """
 
-    def __init__(self, reason_fr: str, reason_en: str, *, code: str = "illegal") -> None:
-        super().__init__(reason_en)
-        self.reason_fr = reason_fr
-        self.reason_en = reason_en
+    def __init__(self, reason: str | Message, /, *, code: str = "illegal") -> None:
+        super().__init__(reason)
         self.code = code
 
-    def message(self, lang: str | None = None) -> str:
-        return self.reason_fr if normalize(lang) == "fr" else self.reason_en
-
     def __reduce__(self) -> tuple[object, ...]:
-        # Both reasons and the code survive pickling (a worker process's error reaches its parent).
-        return type(self), (self.reason_fr, self.reason_en), self.__dict__
+        # The reason and the code survive pickling (a worker process's error reaches its parent).
+        return type(self), (self.reason,), self.__dict__
 
 
-class IllegalAction(TranslatedError):
+class IllegalAction(CodedError):
     """An action the rules forbid at this point; the deal is left unchanged.
 
-    >>> err = IllegalAction("Vous devez monter à l'atout", "you must overtrump", code="overtrump")
-    >>> err.message("en"), err.code
-    ('you must overtrump', 'overtrump')
+    >>> err = IllegalAction(Message("illegal.overtrump"), code="overtrump")
+    >>> err.message("fr"), err.message("en"), err.code
+    ("Vous devez monter à l'atout (surcouper)", 'you must overtrump', 'overtrump')
     """
 
 
-class FactsError(TranslatedError):
+class FactsError(CodedError):
     """Deal facts that cannot happen at a real table (the score keeper's input); nothing is recorded.
 
-    >>> FactsError("Pas de belote à sans atout", "no belote at sans atout", code="belote").message("fr")
-    'Pas de belote à sans atout'
+    >>> FactsError(Message("facts.belote_sans_atout"), code="belote").message("en")
+    'no belote at sans atout: there is no trump (FFB §11.2)'
     """
 
 

@@ -35,8 +35,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
+#: The catalogue's folder: one ``<code>.toml`` file a language, with the same keys.
+LOCALES = Path(__file__).parent / "locales"
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """The catalogue's languages, the default first: adding a language is adding a file to :data:`LOCALES`."""
+    found = sorted(path.stem for path in LOCALES.glob("*.toml"))
+    return (DEFAULT_LANGUAGE, *(code for code in found if code != DEFAULT_LANGUAGE))
+
+
+#: The languages atout speaks (those of :func:`languages` when atout was imported).
+LANGUAGES = languages()
 
 _current: ContextVar[str] = ContextVar("atout_language", default=DEFAULT_LANGUAGE)
 
@@ -46,7 +58,7 @@ def normalize(lang: str | None) -> str:
     if lang is None:
         return _current.get()
     code = lang.strip().lower()[:2]
-    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    return code if code in languages() else DEFAULT_LANGUAGE
 
 
 def set_language(lang: str) -> None:
@@ -77,7 +89,7 @@ def messages(lang: str) -> Mapping[str, str]:
     """Every message of ``lang``, by dotted key."""
     import tomllib  # only when a message is first asked for: ``import atout`` stays light
 
-    text = (Path(__file__).parent / "locales" / f"{lang}.toml").read_text(encoding="utf-8")
+    text = (LOCALES / f"{lang}.toml").read_text(encoding="utf-8")
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(text), "", flat)
     return flat
@@ -168,9 +180,11 @@ def section(prefix: str, lang: str | None = None) -> dict[str, str]:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "LOCALES",
     "Message",
     "get_language",
     "language",
+    "languages",
     "messages",
     "normalize",
     "number",

@@ -15,7 +15,7 @@ belote needs one more trick.
 >>> while not match.finished:
 ...     deal = match.new_deal()
 ...     while deal.turn is not None:
-...         deal.apply(rng.choice(deal.legal_actions()))
+...         _ = deal.apply(rng.choice(deal.legal_actions()))
 ...     _ = match.record(deal)
 >>> match.winner in (0, 1) and max(match.scores.values()) >= 300
 True

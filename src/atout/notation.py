@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from atout.cards import format_hand, parse_hand
 from atout.errors import NotationError, excerpt
-from atout.i18n import Message
+from atout.i18n import LANGUAGES, Message, tr
 from atout.rules import Ruleset
 
 _LETTERS = {
@@ -34,8 +34,6 @@ _LETTERS = {
     (2, "counterclockwise"): "NS",
     (2, "clockwise"): "NS",
 }
-_NAMES_FR = {"N": "Nord", "S": "Sud", "E": "Est", "W": "Ouest"}
-_NAMES_EN = {"N": "North", "S": "South", "E": "East", "W": "West"}
 
 
 def seat_letters(rules: Ruleset) -> str:
@@ -46,22 +44,32 @@ def seat_letter(rules: Ruleset, seat: int) -> str:
     return seat_letters(rules)[seat]
 
 
-def seat_name(rules: Ruleset, seat: int, lang: str = "fr") -> str:
-    """``Sud`` / ``South``..."""
-    return (_NAMES_FR if lang == "fr" else _NAMES_EN)[seat_letter(rules, seat)]
+def seat_words(rules: Ruleset, seat: int) -> Message:
+    """A seat's name, put into words in the reader's language (``Sud`` / ``South``)."""
+    return Message(f"common.seat.{seat_letter(rules, seat)}")
+
+
+def seat_name(rules: Ruleset, seat: int, lang: str | None = None) -> str:
+    """``Sud`` / ``South``..., in ``lang`` (by default the current language)."""
+    return seat_words(rules, seat).message(lang)
 
 
 def parse_seat(rules: Ruleset, text: str) -> int:
-    """A seat from its letter (N, E, S, W, or O for Ouest), its French/English name or its number."""
+    """A seat from its number, its letter, or its name or initial in any language (``O`` for Ouest).
+
+    >>> coinche = Ruleset.preset("coinche")
+    >>> parse_seat(coinche, "Ouest"), parse_seat(coinche, "o"), parse_seat(coinche, "W"), parse_seat(coinche, "1")
+    (1, 1, 1, 1)
+    """
     raw = text.strip()
     if raw.isdigit() and int(raw) < rules.players:
         return int(raw)
-    key = raw[:1].upper()
-    if key == "O":
-        key = "W"
+    key = raw.lower()
     letters = seat_letters(rules)
-    if key and key in letters and (len(raw) == 1 or raw.lower() in (_NAMES_FR[key].lower(), _NAMES_EN[key].lower())):
-        return letters.index(key)
+    for seat, letter in enumerate(letters):
+        names = {letter.lower(), *(tr(f"common.seat.{letter}", lang).lower() for lang in LANGUAGES)}
+        if key and (key in names or key in {name[0] for name in names}):
+            return seat
     raise NotationError(
         Message("notation.seat", text=excerpt(text), letters=", ".join(letters), last=rules.players - 1)
     )

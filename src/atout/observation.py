@@ -21,11 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from atout.actions import Action, Play, plays_of
-from atout.announcements import Announcement, sequence_points
+from atout.actions import Action, plays_of
+from atout.announcements import Announcement
 from atout.auction import Contract, new_auction
 from atout.cardplay import declare_options
 from atout.cards import Card, deck_mask, format_hand
+from atout.events import PublicDeclaration
 from atout.notation import seat_letter
 from atout.play import legal_mask, trick_winner_index
 from atout.rules import Ruleset
@@ -33,24 +34,6 @@ from atout.tables import play_mode
 
 if TYPE_CHECKING:
     from atout.deal import Deal, DealResult, Phase, Trick
-
-
-@dataclass(frozen=True)
-class PublicDeclaration:
-    """An announcement as the other players hear it in trick 1: its nature (tierce, cinquante, cent, carré),
-    not its height, suit or cards. FFB §8.2: « chacun des joueurs annonce simplement la nature de son ou ses
-    annonce(s) »; a carré's value would tell its rank, so it is not said.
-
-    >>> PublicDeclaration("cinquante").points, PublicDeclaration("carre").points is None
-    (50, True)
-    """
-
-    kind: str
-
-    @property
-    def points(self) -> int | None:
-        """The points its nature tells: a sequence's; None for a carré, whose value depends on its rank."""
-        return sequence_points(self.kind)
 
 
 @dataclass(frozen=True, repr=False)
@@ -72,8 +55,8 @@ class Observation:
     contract: Contract | None
     tricks: tuple[Trick, ...]
     trick: tuple[tuple[int, Card], ...]
-    #: Cards played with « belote » / « rebelote », by seat, in order.
-    belote_said: tuple[tuple[int, Card], ...]
+    #: Cards played saying « belote » or « rebelote », by seat, in order, with the word said.
+    belote_said: tuple[tuple[int, Card, str], ...]
     #: Announcements declared by the other seats, as heard (their nature).
     heard: dict[int, tuple[PublicDeclaration, ...]]
     #: Announcements whose cards were shown at the resolution, by seat.
@@ -99,7 +82,7 @@ class Observation:
         shown: dict[int, tuple[Announcement, ...]] = {}
         declared = None
         to_declare: tuple[Announcement, ...] = ()
-        belote_said: list[tuple[int, Card]] = []
+        belote_said: list[tuple[int, Card, str]] = []
         belote_ok = 0
         winner = None
         if playing:
@@ -112,7 +95,7 @@ class Observation:
                 shown = {s: a for s, a in deal.resolution.shown.items() if a}
                 winner = deal.resolution.winner
             to_declare = deal.to_declare(seat)
-            belote_said = [(s, a.card) for s, a in deal.actions if isinstance(a, Play) and a.belote]
+            belote_said = deal.belote_said
             belote_ok = deal.belote_cards(seat)
         calls = tuple(deal.actions[: len(deal.auction.calls)])
         retourne = deal.retourne
@@ -150,6 +133,7 @@ class Observation:
         >>> deal = Deal.from_hands(Ruleset.preset("coinche"), ["AKQJT987...", ".AKQJT987..", "..AKQJT987.",
         ...                        "...AKQJT987"], dealer=3)
         >>> deal.apply("90H")
+        (Called(seat=0, call=90H),)
         >>> deal.observation(1)
         <Observation coinche seat W, auction, turn W, hand .AKQJT987.., calls N:90H>
         """
@@ -210,7 +194,7 @@ class Observation:
         if self.trick:
             led = self.trick[0][1]
             win_index = trick_winner_index([c for _, c in self.trick], mode)
-            partner = self.rules.players == 4 and self.trick[win_index][0] == (self.seat + 2) % 4
+            partner = self.trick[win_index][0] == self.rules.partner_of(self.seat)
             mask, _ = legal_mask(
                 self.hand,
                 led,

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 from atout.cards import SUIT_MASKS, Card
 from atout.errors import IllegalAction
+from atout.i18n import Message
 from atout.tables import SANS_ATOUT, TOUT_ATOUT, PlayMode
 
 #: Constraint codes returned with a legal mask; they name the rule in force.
@@ -102,29 +103,13 @@ def legal_mask(
 
 def illegal_card(card: int, hand: int, rule: str, led: int) -> IllegalAction:
     """The error for playing ``card`` against ``rule`` (the code :func:`legal_mask` gave)."""
-    c = Card(card)
     if not hand >> card & 1:
-        return IllegalAction(f"Vous n'avez pas le {c.french()} en main", f"you do not hold {c}", code="not_in_hand")
-    suit = Card(led).suit if led >= 0 else None
-    texts = {
-        FOLLOW: (
-            f"Vous devez fournir à {suit.name_in('fr') if suit is not None else ''}",
-            f"you must follow suit ({suit.name_in('en') if suit is not None else ''})",
-        ),
-        FOLLOW_OVER: (
-            "Vous devez monter : jouez une carte plus forte que celle qui tient le pli",
-            "you must go above the card holding the trick",
-        ),
-        TRUMP: ("Vous devez couper (jouer atout)", "you must trump"),
-        OVERTRUMP: ("Vous devez monter à l'atout (surcouper)", "you must overtrump"),
-        UNDERTRUMP: ("Vous devez jouer atout, même plus faible (pisser)", "you must play a trump, even a lower one"),
-        PARTNER_RUFF: (
-            "Vous ne pouvez pas sous-couper votre partenaire : défaussez-vous ou montez à l'atout",
-            "you may not undertrump your partner: discard or overtrump",
-        ),
-    }
-    fr, en = texts.get(rule, ("Carte interdite", "illegal card"))
-    return IllegalAction(fr, en, code=rule)
+        return IllegalAction(Message("illegal.not_in_hand", card=Card(card)), code="not_in_hand")
+    if rule == FOLLOW:
+        suit = Message(f"common.suit_name.{Card(led).suit.letter}")
+        return IllegalAction(Message("illegal.follow", suit=suit), code=rule)
+    known = (FOLLOW_OVER, TRUMP, OVERTRUMP, UNDERTRUMP, PARTNER_RUFF)
+    return IllegalAction(Message(f"illegal.{rule}" if rule in known else "illegal.card"), code=rule)
 
 
 def trick_winner_index(cards: Sequence[int], mode: PlayMode) -> int:

@@ -30,7 +30,7 @@ led to it::
 >>> from atout import Deal, Ruleset
 >>> deal = Deal.new(Ruleset.preset("coinche"), dealer=0, seed=2)
 >>> for call in ["90H", "P", "P", "P"]:
-...     deal.apply(call)
+...     _ = deal.apply(call)
 >>> text = deal.position()
 >>> text.split()[:3], text.split()[4]
 (['coinche', 'N', 'play'], '90H@W')
@@ -47,7 +47,8 @@ from atout.announcements import Announcement
 from atout.auction import Contract
 from atout.cardplay import PlayState
 from atout.cards import Card, cards_of, format_hand, parse_hand
-from atout.errors import AtoutError, NotationError
+from atout.errors import AtoutError, NotationError, excerpt
+from atout.i18n import Message
 from atout.notation import parse_seat, seat_letter
 from atout.rules import OPTION_NAMES, PRESETS, Ruleset
 
@@ -74,7 +75,7 @@ def parse_rules_spec(text: str) -> Ruleset:
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep:
-            raise NotationError(f"malformed option {item!r} in {text!r} (expected name=value)")
+            raise NotationError(Message("notation.position_option", item=excerpt(item), text=excerpt(text)))
         options[key] = raw == "true" if raw in ("true", "false") else int(raw) if raw.lstrip("-").isdigit() else raw
     return Ruleset.preset(name, **options)
 
@@ -98,7 +99,7 @@ def _contract_text(contract: Contract, rules: Ruleset) -> str:
 def _parse_contract(text: str, rules: Ruleset) -> Contract:
     call, sep, seat = text.partition("@")
     if not sep:
-        raise NotationError(f"malformed contract {text!r} (expected e.g. 90S@W)")
+        raise NotationError(Message("notation.position_contract", text=excerpt(text)))
     level = 0
     for suffix, value in (("XX", 2), ("X", 1)):
         if call.endswith(suffix):
@@ -110,13 +111,15 @@ def _parse_contract(text: str, rules: Ruleset) -> Contract:
         return Contract(action.value, action.strain, taker, level, action.capot)
     if isinstance(action, Take):
         return Contract(0, action.suit, taker, level)
-    raise NotationError(f"malformed contract {text!r}")
+    raise NotationError(Message("notation.position_contract", text=excerpt(text)))
 
 
 def _numbers(text: str, count: int, what: str) -> list[int]:
     parts = text.split(",")
     if len(parts) != count or not all(p.isdigit() for p in parts):
-        raise NotationError(f"malformed {what} {text!r}: expected {count} numbers separated by commas")
+        raise NotationError(
+            Message("notation.position_numbers", what=Message(f"notation.word_{what}"), text=excerpt(text), count=count)
+        )
     return [int(p) for p in parts]
 
 
@@ -164,20 +167,20 @@ def deal_from_position(text: str) -> Deal:
 
     fields = text.split()
     if len(fields) < 4:
-        raise NotationError(f"malformed position {text!r}: too few fields")
+        raise NotationError(Message("notation.position_short", text=excerpt(text)))
     try:
         rules = parse_rules_spec(fields[0])
     except AtoutError as err:
-        raise NotationError(f"bad rules in position: {err}") from None
+        raise NotationError(Message("notation.position_rules", reason=err)) from None
     dealer = parse_seat(rules, fields[1])
     phase = fields[2]
     hand_texts = fields[3].split("/")
     if len(hand_texts) != rules.players:
-        raise NotationError(f"malformed position: {len(hand_texts)} hands for {rules.players} players")
+        raise NotationError(Message("notation.position_hands", count=len(hand_texts), players=rules.players))
     hands = [parse_hand(h) for h in hand_texts]
     if phase == "auction" or (phase == "done" and len(fields) == 7):
         if len(fields) != 7:
-            raise NotationError("malformed auction position: expected rules dealer auction hands retourne stock calls")
+            raise NotationError(Message("notation.position_auction"))
         retourne = None if fields[4] == "-" else Card.parse(fields[4])
         stock = _cards(fields[5]) if retourne is not None else []
         deal = Deal.from_hands(rules, hands, dealer, retourne=retourne, stock=stock)
@@ -185,16 +188,16 @@ def deal_from_position(text: str) -> Deal:
             deal.apply(call)
         return deal
     if phase not in ("play", "done") or len(fields) != 11:
-        raise NotationError("malformed position: expected 'auction' with 7 fields or 'play'/'done' with 11")
+        raise NotationError(Message("notation.position_fields"))
     contract = _parse_contract(fields[4], rules)
     leader_text, sep, trick_text = fields[5].partition(":")
     if not sep:
-        raise NotationError(f"malformed trick {fields[5]!r} (expected e.g. W:7H,8H)")
+        raise NotationError(Message("notation.position_trick", text=excerpt(fields[5])))
     leader = parse_seat(rules, leader_text)
     trick = _cards(trick_text)
     sides = len(rules.sides)
     points = _numbers(fields[6], sides, "points")
-    won = _numbers(fields[7], sides, "trick counts")
+    won = _numbers(fields[7], sides, "tricks")
     belote_ok, belotes = _parse_belote(fields[8], rules)
     declared, resolved = _parse_announcements(fields[9], rules)
     rest = tuple(_cards(fields[10]))
@@ -217,16 +220,16 @@ def deal_from_position(text: str) -> Deal:
 def _parse_belote(text: str, rules: Ruleset) -> tuple[list[int], list[int]]:
     cards_text, sep, counts_text = text.partition(";")
     if not sep:
-        raise NotationError(f"malformed belote field {text!r} (expected cards;counts)")
+        raise NotationError(Message("notation.position_belote", text=excerpt(text)))
     belote_ok = [0] * rules.players
     if cards_text != "-":
         for item in cards_text.split(","):
             seat_text, eq, cards = item.partition("=")
             if not eq:
-                raise NotationError(f"malformed belote item {item!r} (expected S=KH+QH)")
+                raise NotationError(Message("notation.position_belote_item", text=excerpt(item)))
             for card in cards.split("+"):
                 belote_ok[parse_seat(rules, seat_text)] |= 1 << Card.parse(card)
-    return belote_ok, _numbers(counts_text, rules.players, "belote counts")
+    return belote_ok, _numbers(counts_text, rules.players, "belotes")
 
 
 def _parse_announcements(
@@ -235,11 +238,11 @@ def _parse_announcements(
     if text == "-":
         return None, None
     if text.startswith("="):
-        values = _numbers(text[1:], len(rules.sides), "announcement points")
+        values = _numbers(text[1:], len(rules.sides), "announcements")
         return None, dict(zip(rules.sides, values, strict=True))
     parts = text.split("/")
     if len(parts) != rules.players:
-        raise NotationError(f"malformed announcements {text!r}: one item per seat, '/' between")
+        raise NotationError(Message("notation.position_announcements", text=excerpt(text)))
     declared: list[tuple[Announcement, ...] | None] = []
     for part in parts:
         if part == "?":

@@ -11,7 +11,7 @@ format is specified in ``docs/record-format.md``.
 >>> deal = Deal.new(Ruleset.preset("coinche"), dealer=1, seed=4)
 >>> rng = random.Random(4)
 >>> while deal.turn is not None:
-...     deal.apply(rng.choice(deal.legal_actions()))
+...     _ = deal.apply(rng.choice(deal.legal_actions()))
 >>> record = Record.from_deal(deal, Event="Démo")
 >>> text = record.to_text()
 >>> Record.from_text(text).to_text() == text

@@ -155,7 +155,8 @@ class Ruleset:
         False,
         "With a prenable belote, the defence keeps its own belote when the contract is made and not "
         "coinched (each side scores its own points); a fall or a coinche still gives every belote to "
-        "the side that wins the deal. Off: the winner of the deal takes every belote.",
+        "the side that wins the deal. Off: the winner of the deal takes every belote. An imprenable belote "
+        "stays with its holder either way.",
         added=True,
     )
     announcements: bool = _opt(True, "Tierce, cinquante, cent and carrés are announced (FFB §8).")
@@ -445,6 +446,14 @@ class Ruleset:
         """The scoring side of a seat: its partnership (0 or 1) with four players, else the seat."""
         return seat & 1 if self.players == 4 else seat
 
+    def partner_of(self, seat: int) -> int | None:
+        """A seat's partner, across the table with four players; None when each plays for himself.
+
+        >>> Ruleset.preset("coinche").partner_of(1), Ruleset.preset("trois").partner_of(1)
+        (3, None)
+        """
+        return (seat + 2) % 4 if self.players == 4 else None
+
     @property
     def sides(self) -> tuple[int, ...]:
         return (0, 1) if self.players == 4 else tuple(range(self.players))
@@ -555,8 +564,6 @@ def _validate(rules: Ruleset) -> None:
         raise RulesError(Message("rules.sa_ta"))
     if rules.undertrump_partner and not rules.overtrump_partner:
         raise RulesError(Message("rules.undertrump_partner"))
-    if rules.defence_keeps_belote and rules.belote_imprenable:
-        raise RulesError(Message("rules.defence_keeps_belote"))
     if rules.capot_bonus != "uncoinched" and rules.scoring not in ("faits_annonces", "faits"):
         raise RulesError(Message("rules.capot_bonus", value=repr(rules.capot_bonus)))
 

@@ -38,10 +38,10 @@ from atout.announcements import possible_totals
 from atout.auction import Contract, bid_error, is_bid
 from atout.cards import deck_mask
 from atout.errors import AtoutError, FactsError, excerpt
-from atout.i18n import Message
-from atout.notation import seat_name
+from atout.i18n import Message, tr
+from atout.notation import seat_words
 from atout.rules import Ruleset
-from atout.tables import SANS_ATOUT, TOUT_ATOUT, play_mode
+from atout.tables import DIX_DE_DER, SANS_ATOUT, TOUT_ATOUT, play_mode
 
 MADE, CHUTE, LITIGE = "made", "chute", "litige"
 #: The card points of a whole deck's deal without capot, dix de der included (FFB §9).
@@ -86,18 +86,9 @@ class DealFacts:
         {1: 252, 0: 0}
         """
         if len(rules.sides) != 2:
-            raise FactsError(
-                "Les points des preneurs ne suffisent pas à trois joueurs : donnez les points de chacun",
-                "takers' points alone do not describe a three-player deal; give each side's points",
-                code="each_side",
-            )
+            raise _facts("each_side", "each_player")
         if not rules.whole_deck:
-            played = rules.players * rules.hand_size
-            raise FactsError(
-                f"Seules {played} des {rules.deck_size} cartes sont jouées : donnez les points de chaque camp",
-                f"only {played} of the {rules.deck_size} cards are played: give each side's points",
-                code="each_side",
-            )
+            raise _facts("each_side", played=rules.players * rules.hand_size, deck=rules.deck_size)
         takers = rules.side_of(contract.taker)
         defence = 1 - takers
         total = DEAL_POINTS
@@ -160,10 +151,11 @@ class DealFacts:
         ``names``: the sides' names the reason gives when each plays for himself (else his seat's).
 
         >>> rules = Ruleset.preset("contree")
-        >>> DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
-        Traceback (most recent call last):
-        ...
-        atout.errors.FactsError: Pas de belote à sans atout : il n'y a pas d'atout (FFB §11.2)
+        >>> try:
+        ...     DealFacts(Contract(80, 4, 0), {0: 100, 1: 62}, belote={0: 20}).check(rules)
+        ... except FactsError as err:
+        ...     err.code, err.message("en")
+        ('belote', 'no belote at sans atout: there is no trump (FFB §11.2)')
         """
         self.check_form(rules)
         check_contract(rules, self.contract)
@@ -176,82 +168,65 @@ class DealFacts:
         side, a seat or a coinche level of ``rules`` (all a stored score sheet is checked for again)."""
         sides = set(rules.sides)
         tables = [
-            ("Points des plis", "card points", self.card_points),
-            ("Belote", "belote", self.belote),
-            ("Annonces", "announcements", self.announcements),
+            ("table_card_points", self.card_points),
+            ("table_belote", self.belote),
+            ("table_announcements", self.announcements),
         ]
         if self.tricks is not None:
-            tables.append(("Plis", "tricks", self.tricks))
-        for fr, en, table in tables:
+            tables.append(("table_tricks", self.tricks))
+        for key, table in tables:
+            what = Message(f"facts.{key}")
             unknown = sorted(set(table) - sides)
             if unknown:
-                raise FactsError(
-                    f"{fr} : camp inconnu {unknown} (camps : {sorted(sides)})",
-                    f"{en}: unknown side(s) {unknown} (sides: {sorted(sides)})",
-                    code="side",
-                )
+                raise _facts("side", "unknown_side", what=what, unknown=unknown, sides=sorted(sides))
             for side, value in table.items():
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise FactsError(
-                        f"{fr} du camp {side} : un nombre entier positif, pas {value!r}",
-                        f"{en} of side {side} must be a whole number >= 0, not {value!r}",
-                        code="number",
-                    )
+                    raise _facts("number", what=what, side=side, value=excerpt(repr(value)))
         if not 0 <= self.contract.taker < rules.players:
-            raise FactsError(
-                f"Le preneur est un siège de 0 à {rules.players - 1}, pas {self.contract.taker}",
-                f"the taker must be a seat 0..{rules.players - 1}, not {self.contract.taker}",
-                code="taker",
-            )
+            raise _facts("taker", last=rules.players - 1, value=self.contract.taker)
         if self.contract.level not in (0, 1, 2):
-            raise FactsError(
-                f"Coinche : niveau 0, 1 ou 2, pas {self.contract.level}",
-                f"coinche level must be 0, 1 or 2, not {self.contract.level}",
-                code="level",
-            )
+            raise _facts("level", value=self.contract.level)
         if self.capot is not None and self.capot not in sides:
-            raise FactsError(
-                f"Le capot nomme un camp inconnu : {self.capot}",
-                f"capot names an unknown side {self.capot}",
-                code="side",
-            )
+            raise _facts("side", "capot_side", value=self.capot)
 
 
 def check_contract(rules: Ruleset, contract: Contract) -> None:
     """Raise :class:`~atout.errors.FactsError` unless ``contract`` is one the auction of ``rules`` can end on.
 
     >>> check_contract(Ruleset.preset("coinche"), Contract(200, 1, 0))    # FFB §4.1 sets no ceiling
-    >>> check_contract(Ruleset.preset("contree"), Contract(200, 1, 0))    # « de 80 à 160 »
-    Traceback (most recent call last):
-    ...
-    atout.errors.FactsError: Enchère invalide : de 80 à 160, par 10
+    >>> try:
+    ...     check_contract(Ruleset.preset("contree"), Contract(200, 1, 0))    # « de 80 à 160 »
+    ... except FactsError as err:
+    ...     err.message("en")
+    'invalid bid: 80 to 160 in steps of 10'
     """
     if rules.auction == "retourne":
         if contract.value or contract.capot or contract.strain not in range(4):
-            raise FactsError(
-                "Ici on prend à une couleur, sans enchère chiffrée",
-                "here one takes a suit, with no bid value",
-                code="bad_bid",
-            )
+            raise _facts("bad_bid", "take_no_value")
     else:
         bid = Bid(contract.value, contract.strain, contract.capot)
         if not is_bid(rules, bid):
             err = bid_error(rules, bid)
-            raise FactsError(err.reason_fr, err.reason_en, code=err.code)
-    if (contract.level and not rules.coinche) or (contract.level == 2 and not rules.surcoinche):
-        word = "coinche" if contract.level == 1 else "surcoinche"
-        raise FactsError(f"Pas de {word} dans cette variante", f"this variant has no {word}", code="no_coinche")
+            raise FactsError(err.reason, code=err.code)
+    if contract.level and not rules.coinche:
+        raise _facts("no_coinche")
+    if contract.level == 2 and not rules.surcoinche:
+        raise _facts("no_coinche", "no_surcoinche")
 
 
-def _who(rules: Ruleset, facts: DealFacts, side: int, names: Sequence[str] | None = None) -> tuple[str, str]:
-    """The side's name in French and English: the takers or the defence (a seat's name with two or three)."""
+def _facts(code: str, key: str | None = None, **values: object) -> FactsError:
+    """Facts that cannot happen: the reason (``facts.<key>``, the code by default) and its code."""
+    return FactsError(Message(f"facts.{key or code}", **values), code=code)
+
+
+def _who(rules: Ruleset, facts: DealFacts, side: int, names: Sequence[str] | None = None) -> Message:
+    """Who the facts are wrong about: the takers or the defence (a player, or a seat, with two or three)."""
     takers = side == rules.side_of(facts.contract.taker)
     if rules.partnerships:
-        return ("Les preneurs", "the takers") if takers else ("La défense", "the defence")
-    role = ("preneur", "taker") if takers else ("défense", "defence")
-    if names is not None:
-        return f"{names[side]} ({role[0]})", f"{names[side]} ({role[1]})"
-    return f"{seat_name(rules, side, 'fr')} ({role[0]})", f"{seat_name(rules, side, 'en')} ({role[1]})"
+        return Message("facts.takers" if takers else "facts.defence")
+    role = Message("facts.role_taker" if takers else "facts.role_defence")
+    name = names[side] if names is not None else seat_words(rules, side)
+    return Message("facts.player", name=name, role=role)
 
 
 def _check_card_points(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None = None) -> None:
@@ -259,66 +234,34 @@ def _check_card_points(rules: Ruleset, facts: DealFacts, names: Sequence[str] | 
     tricks = facts.tricks
     if facts.capot is not None:
         if points[facts.capot] != rules.capot_points or any(points[s] for s in rules.sides if s != facts.capot):
-            fr, en = _who(rules, facts, facts.capot, names)
-            raise FactsError(
-                f"{fr} : capot, donc {rules.capot_points} points de plis, et 0 pour les autres",
-                f"{en}: capot, so {rules.capot_points} card points, and 0 for the others",
-                code="card_points",
-            )
+            who = _who(rules, facts, facts.capot, names)
+            raise _facts("card_points", "capot_points", who=who, points=rules.capot_points)
     else:
         sums = _trick_sums(rules, facts.contract.strain)
         for side, value in points.items():
-            fr, en = _who(rules, facts, side, names)
+            who = _who(rules, facts, side, names)
             if value > DEAL_POINTS:
-                raise FactsError(
-                    f"{fr} : {value} points de plis, plus que les 162 d'une donne sans capot",
-                    f"{en}: {value} card points, more than the 162 of a deal without capot",
-                    code="card_points",
-                )
-            if value not in sums and value - 10 not in sums:
-                raise FactsError(
-                    f"{fr} : aucun jeu de plis ne vaut {value} points",
-                    f"{en}: no set of tricks is worth {value} card points",
-                    code="card_points",
-                )
+                raise _facts("card_points", "above_deal", who=who, value=value, deal=DEAL_POINTS)
+            if value not in sums and value - DIX_DE_DER not in sums:
+                raise _facts("card_points", "no_tricks_worth", who=who, value=value)
         total = sum(points.values())
         if rules.whole_deck and total != DEAL_POINTS:
-            raise FactsError(
-                f"Les points des plis font 162 en tout (dix de der compris), pas {total}",
-                f"card points add up to 162 (dix de der included), not {total}",
-                code="card_points",
-            )
-        if not rules.whole_deck and total - 10 not in _played_sums(rules, facts.contract.strain):
-            low, high = min(_played_sums(rules, facts.contract.strain)), max(_played_sums(rules, facts.contract.strain))
-            raise FactsError(
-                f"Les {rules.players * rules.hand_size} cartes jouées valent de {low + 10} à {high + 10} points "
-                f"(dix de der compris) et pas {total}",
-                f"the {rules.players * rules.hand_size} cards played are worth {low + 10} to {high + 10} points "
-                f"(dix de der included), not {total}",
-                code="card_points",
-            )
+            raise _facts("card_points", "deal_total", deal=DEAL_POINTS, total=total)
+        played = _played_sums(rules, facts.contract.strain)
+        if not rules.whole_deck and total - DIX_DE_DER not in played:
+            low, high = min(played) + DIX_DE_DER, max(played) + DIX_DE_DER
+            cards = rules.players * rules.hand_size
+            raise _facts("card_points", "played_total", cards=cards, low=low, high=high, total=total)
     if tricks is not None:
         if sum(tricks.values()) != rules.tricks:
-            raise FactsError(
-                f"Une donne a {rules.tricks} plis, pas {sum(tricks.values())}",
-                f"a deal has {rules.tricks} tricks, not {sum(tricks.values())}",
-                code="tricks",
-            )
+            raise _facts("tricks", "trick_count", tricks=rules.tricks, value=sum(tricks.values()))
         for side in rules.sides:
             took = tricks.get(side, 0)
-            fr, en = _who(rules, facts, side, names)
+            who = _who(rules, facts, side, names)
             if (took == rules.tricks) != (facts.capot == side):
-                raise FactsError(
-                    f"{fr} : {took} pli(s) sur {rules.tricks} ; capot si et seulement si tous les plis",
-                    f"{en}: {took} trick(s) of {rules.tricks}; capot if and only if every trick",
-                    code="tricks",
-                )
+                raise _facts("tricks", "capot_tricks", who=who, took=took, tricks=rules.tricks)
             if not took and points[side]:
-                raise FactsError(
-                    f"{fr} : aucun pli, donc aucun point de plis (pas {points[side]})",
-                    f"{en}: no trick, so no card points (not {points[side]})",
-                    code="tricks",
-                )
+                raise _facts("tricks", "no_trick_points", who=who, value=points[side])
 
 
 @cache
@@ -351,35 +294,19 @@ def _check_belote(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None 
     if not held:
         return
     if not rules.belote or not rules.belote_points:
-        raise FactsError("Cette variante n'a pas de belote", "this ruleset has no belote", code="belote")
+        raise _facts("belote", "no_belote")
     for side, value in held.items():
         if value % rules.belote_points:
-            fr, en = _who(rules, facts, side, names)
-            raise FactsError(
-                f"{fr} : la belote vaut {rules.belote_points}, pas {value}",
-                f"{en}: a belote is worth {rules.belote_points}, not {value}",
-                code="belote",
-            )
+            who = _who(rules, facts, side, names)
+            raise _facts("belote", "belote_value", who=who, points=rules.belote_points, value=value)
     strain = facts.contract.strain
     if strain == SANS_ATOUT:
-        raise FactsError(
-            "Pas de belote à sans atout : il n'y a pas d'atout (FFB §11.2)",
-            "no belote at sans atout: there is no trump (FFB §11.2)",
-            code="belote",
-        )
+        raise _facts("belote", "belote_sans_atout")
     count = sum(held.values()) // rules.belote_points
     if strain == TOUT_ATOUT and count > 4:
-        raise FactsError(
-            f"Quatre belotes au plus à tout atout, une par couleur, pas {count}",
-            f"at most four belotes at tout atout, one per suit, not {count}",
-            code="belote",
-        )
+        raise _facts("belote", "belotes_tout_atout", count=count)
     if strain != TOUT_ATOUT and count > 1:
-        raise FactsError(
-            f"Une seule belote : il n'y a qu'un roi et une dame d'atout, pas {count} belotes",
-            f"one belote at most: there is one king and one queen of trump, not {count} belotes",
-            code="belote",
-        )
+        raise _facts("belote", "belotes_one", count=count)
 
 
 def _check_announcements(rules: Ruleset, facts: DealFacts, names: Sequence[str] | None = None) -> None:
@@ -387,15 +314,9 @@ def _check_announcements(rules: Ruleset, facts: DealFacts, names: Sequence[str] 
     if not shown:
         return
     if not rules.announcements:
-        raise FactsError(
-            "Cette variante se joue sans annonces", "this ruleset has no announcements", code="no_announcements"
-        )
+        raise _facts("no_announcements")
     if len(shown) > 1:
-        raise FactsError(
-            "Les annonces d'un seul camp comptent, celui qui a la plus forte (FFB §8.3)",
-            "only one side scores announcements, the one with the best (FFB §8.3)",
-            code="announcements",
-        )
+        raise _facts("announcements", "one_side_announces")
     hands = rules.players // len(rules.sides)
     totals = possible_totals(
         facts.contract.strain,
@@ -407,35 +328,25 @@ def _check_announcements(rules: Ruleset, facts: DealFacts, names: Sequence[str] 
     for side, value in shown.items():
         if value in totals:
             continue
-        fr, en = _who(rules, facts, side, names)
-        near = [
-            t
-            for t in (
-                max((t for t in totals if t < value), default=None),
-                min((t for t in totals if t > value), default=None),
-            )
-            if t is not None
-        ]
+        below = max((t for t in totals if t < value), default=None)
+        above = min((t for t in totals if t > value), default=None)
+        near: object = below if above is None else above if below is None else Message("facts.or", a=below, b=above)
+        who = _who(rules, facts, side, names)
         cards = hands * rules.hand_size
-        raise FactsError(
-            f"{fr} : {cards} cartes ne peuvent pas montrer {value} points d'annonces "
-            f"(possible : {' ou '.join(map(str, near))})",
-            f"{en}: {cards} cards cannot show {value} points of announcements "
-            f"(possible: {' or '.join(map(str, near))})",
-            code="announcements",
-        )
+        raise _facts("announcements", "announcement_total", who=who, cards=cards, value=value, near=near)
 
 
 @dataclass(frozen=True)
 class ScoreTerm:
     """One of the amounts a multiplied score line adds up (the fall's 160, the announcements...)."""
 
-    what_fr: str
-    what_en: str
+    #: Its name: a key of the catalogue's ``score`` section.
+    key: str
     points: int
 
-    def label(self, lang: str = "fr") -> str:
-        return self.what_fr if lang == "fr" else self.what_en
+    def label(self, lang: str | None = None) -> str:
+        """Its name in ``lang`` (by default the current language)."""
+        return tr(f"score.{self.key}", lang)
 
 
 @dataclass(frozen=True)
@@ -448,15 +359,22 @@ class ScoreLine:
     """
 
     side: int
-    what_fr: str
-    what_en: str
+    #: Its name: a key of the catalogue's ``score`` section, which ``values`` fill in.
+    key: str
     points: int
     factor: int = 1
     parts: tuple[ScoreTerm, ...] = ()
     rounding: bool = False
+    values: tuple[tuple[str, int], ...] = ()
 
-    def label(self, lang: str = "fr") -> str:
-        return self.what_fr if lang == "fr" else self.what_en
+    def label(self, lang: str | None = None) -> str:
+        """Its name in ``lang`` (by default the current language), with ``× factor`` when it multiplies.
+
+        >>> ScoreLine(1, "failed", 520, 2).label("fr"), ScoreLine(1, "failed", 520, 2).label("en")
+        ('Chute × 2', 'contract failed × 2')
+        """
+        name = tr(f"score.{self.key}", lang, **dict(self.values))
+        return f"{name} × {self.factor}" if self.factor > 1 else name
 
 
 @dataclass(frozen=True)
@@ -511,15 +429,23 @@ class _Scorer:
         c = facts.contract
         self.amount = rules.capot_contract if c.capot and not c.value else c.value
 
-    def add(self, side: int, points: int, fr: str, en: str, factor: int = 1, parts: Sequence[ScoreTerm] = ()) -> None:
+    def add(
+        self,
+        side: int,
+        points: int,
+        key: str,
+        factor: int = 1,
+        parts: Sequence[ScoreTerm] = (),
+        values: tuple[tuple[str, int], ...] = (),
+    ) -> None:
         if points:
             self.marks[side] += points
-            self.lines.append(ScoreLine(side, fr, en, points, factor, tuple(p for p in parts if p.points)))
+            self.lines.append(ScoreLine(side, key, points, factor, tuple(p for p in parts if p.points), values=values))
 
-    def product(self, side: int, parts: Sequence[ScoreTerm], factor: int, fr: str, en: str) -> None:
+    def product(self, side: int, parts: Sequence[ScoreTerm], factor: int, key: str) -> None:
         """Add the sum of ``parts`` times ``factor`` as one line (labelled ``× factor`` when it is above 1)."""
         total = sum(p.points for p in parts) * factor
-        self.add(side, total, fr + _times(factor), en + _times(factor), factor, parts)
+        self.add(side, total, key, factor, parts)
 
     def outcome(self) -> str:
         rules, c, t = self.rules, self.contract, self.takers
@@ -553,7 +479,7 @@ class _Scorer:
         rounded = {s: self._round(v) for s, v in self.marks.items()}
         for side, value in rounded.items():
             if value != self.marks[side]:
-                self.lines.append(ScoreLine(side, "Arrondi", "rounding", value - self.marks[side], rounding=True))
+                self.lines.append(ScoreLine(side, "rounding", value - self.marks[side], rounding=True))
         losers = set()
         if outcome != MADE:
             losers.add(self.takers)
@@ -569,10 +495,10 @@ class _Scorer:
 
     # ----------------------------------------------------------- shared terms
     def _side_points(self, side: int, belote: bool = True) -> None:
-        self.add(side, self.card[side], "Points des plis", "card points")
+        self.add(side, self.card[side], "card_points")
         if belote:
-            self.add(side, self.belote[side], "Belote", "belote")
-        self.add(side, self.ann[side], "Annonces", "announcements")
+            self.add(side, self.belote[side], "belote")
+        self.add(side, self.ann[side], "announcements")
 
     def _belotes_to(self, winner: int) -> None:
         """Belote: imprenable stays with its holder, prenable goes to the deal's winner (but the
@@ -580,7 +506,7 @@ class _Scorer:
         keep = self.rules.belote_imprenable or (winner == self.takers and not self._defence_belote_taken())
         for s in self.sides:
             if self.belote[s]:
-                self.add(s if keep else winner, self.belote[s], "Belote", "belote")
+                self.add(s if keep else winner, self.belote[s], "belote")
 
     def _defence_belote_taken(self) -> bool:
         """Does a made contract take the defence's belote (prenable, and not kept by the defence)?"""
@@ -594,14 +520,14 @@ class _Scorer:
             return self.rules.capot_points
         return self.rules.chute_points
 
-    def _scoped(self, side: int, base: Sequence[ScoreTerm], fr: str, en: str) -> None:
+    def _scoped(self, side: int, base: Sequence[ScoreTerm], key: str) -> None:
         """Add ``base`` plus the contract, the coinche multiplier applied by ``multiplier_scope``."""
-        contract = ScoreTerm("Contrat", "contract", self.amount)
+        contract = ScoreTerm("contract", self.amount)
         if self.rules.multiplier_scope == "all" or self.mult == 1:
-            self.product(side, [*base, contract], self.mult, fr, en)
+            self.product(side, [*base, contract], self.mult, key)
         else:
-            self.product(side, base, 1, fr, en)
-            self.product(side, [contract], self.mult, "Contrat", "contract")
+            self.product(side, base, 1, key)
+            self.product(side, [contract], self.mult, "contract")
 
     # ----------------------------------------------------------- the formulas
     def _ffb(self, made: bool) -> None:
@@ -611,38 +537,38 @@ class _Scorer:
         if made and self.contract.level == 0:
             taken = self._defence_belote_taken()
             self._side_points(t)
-            self.add(t, self.amount, "Contrat", "contract")
+            self.add(t, self.amount, "contract")
             if self.facts.capot == t:
-                self.add(t, self.ann[d], "Annonces adverses (capot)", "opponents' announcements (capot)")
-                self.add(d, self.belote[d] * (not taken), "Belote", "belote")
+                self.add(t, self.ann[d], "opponents_announcements_capot")
+                self.add(d, self.belote[d] * (not taken), "belote")
             else:
                 self._side_points(d, belote=not taken)
-            self.add(t, self.belote[d] * taken, "Belote adverse", "opponents' belote")
+            self.add(t, self.belote[d] * taken, "opponents_belote")
         elif made:
             first = (
-                ScoreTerm("Capot", "capot", rules.capot_contract)
+                ScoreTerm("capot", rules.capot_contract)
                 if self.facts.capot == t
-                else ScoreTerm("Points de la donne", "the deal's points", rules.chute_points)
+                else ScoreTerm("deal_points", rules.chute_points)
             )
             base = [first, *self._bonuses(t, self.belote[t]), *self._bonuses(d, self.belote[d] * prenable)]
-            self._scoped(t, base, "Contrat coinché réussi", "coinched contract made")
-            self.add(d, self.belote[d] * (not prenable), "Belote", "belote")
+            self._scoped(t, base, "coinched_made")
+            self.add(d, self.belote[d] * (not prenable), "belote")
         else:
-            self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
-            fall = ScoreTerm("Chute", "fall", rules.chute_points)
+            self.add(t, self.belote[t] * (not prenable), "belote")
+            fall = ScoreTerm("fall", rules.chute_points)
             base = [fall, *self._bonuses(d, self.belote[d]), *self._bonuses(t, self.belote[t] * prenable)]
-            self._scoped(d, base, "Chute", "contract failed")
+            self._scoped(d, base, "failed")
 
     def _bonuses(self, side: int, belote: int) -> list[ScoreTerm]:
         """A side's announcements and the belote it brings to a multiplied score."""
         if side == self.takers:
             return [
-                ScoreTerm("Annonces des preneurs", "the takers' announcements", self.ann[side]),
-                ScoreTerm("Belote des preneurs", "the takers' belote", belote),
+                ScoreTerm("takers_announcements", self.ann[side]),
+                ScoreTerm("takers_belote", belote),
             ]
         return [
-            ScoreTerm("Annonces de la défense", "the defence's announcements", self.ann[side]),
-            ScoreTerm("Belote de la défense", "the defence's belote", belote),
+            ScoreTerm("defence_announcements", self.ann[side]),
+            ScoreTerm("defence_belote", belote),
         ]
 
     def _winner(self, made: bool) -> int:
@@ -654,7 +580,7 @@ class _Scorer:
         if not (self.contract.capot and prime):
             return False
         winner = self._winner(made)
-        self.product(winner, [ScoreTerm("Capot", "capot", prime)], self.mult, "Capot", "capot")
+        self.product(winner, [ScoreTerm("capot", prime)], self.mult, "capot")
         if belotes:
             self._belotes_to(winner)
         return True
@@ -671,18 +597,18 @@ class _Scorer:
         if self.contract.level:
             self._scoped(
                 w,
-                [ScoreTerm("Points de la donne", "the deal's points", self._coinched_base(made))],
-                "Contrat contré" if made else "Chute contrée",
-                "doubled contract made" if made else "doubled contract failed",
+                [ScoreTerm("deal_points", self._coinched_base(made))],
+                "doubled_made" if made else "doubled_failed",
             )
         elif made:
-            self.add(t, self.card[t], "Points des plis", "card points")
-            self.add(t, self.amount, "Contrat", "contract")
-            self.add(d, self.card[d], "Points des plis", "card points")
+            self.add(t, self.card[t], "card_points")
+            self.add(t, self.amount, "contract")
+            self.add(d, self.card[d], "card_points")
         elif self._defence_capot():  # « Le capot non demandé vaut 250 points + le contrat », whoever makes it
-            self.add(d, self.card[d] + self.amount, "Capot (250 + contrat)", "capot (250 + contract)")
+            self.add(d, self.card[d] + self.amount, "capot_and_contract", values=(("capot", self.card[d]),))
         else:
-            self.add(d, self.rules.chute_points + self.amount, "Chute (160 + contrat)", "fall (160 + contract)")
+            fall = self.rules.chute_points
+            self.add(d, fall + self.amount, "fall_and_contract", values=(("fall", fall),))
         self._belotes_to(w)
 
     def _faits(self, made: bool) -> None:
@@ -692,18 +618,17 @@ class _Scorer:
         if self.contract.level:
             self.product(
                 w,
-                [ScoreTerm("Points de la donne", "the deal's points", self._coinched_base(made))],
+                [ScoreTerm("deal_points", self._coinched_base(made))],
                 self.mult,
-                "Contre",
-                "double",
+                "doubled",
             )
         elif made:
-            self.add(t, self.card[t], "Points des plis", "card points")
-            self.add(d, self.card[d], "Points des plis", "card points")
+            self.add(t, self.card[t], "card_points")
+            self.add(d, self.card[d], "card_points")
         elif self._defence_capot():  # « Le capot non demandé vaut 250 », whoever makes it
-            self.add(d, self.card[d], "Capot", "capot")
+            self.add(d, self.card[d], "capot")
         else:
-            self.add(d, self.rules.chute_points, "Chute", "fall")
+            self.add(d, self.rules.chute_points, "fall")
         self._belotes_to(w)
 
     def _annonces(self, made: bool) -> None:
@@ -711,45 +636,39 @@ class _Scorer:
         if self._capot_prime(made, self.rules.capot_contract, belotes=False):
             return
         if self.contract.level:
-            self.product(
-                w, [ScoreTerm("Contrat", "contract", self.amount)], self.mult, "Contrat contré", "doubled contract"
-            )
+            self.product(w, [ScoreTerm("contract", self.amount)], self.mult, "doubled_contract")
         elif made:
-            self.add(w, self.amount, "Contrat", "contract")
+            self.add(w, self.amount, "contract")
         else:
-            self.add(w, self.rules.chute_points, "Chute", "fall")
+            self.add(w, self.rules.chute_points, "fall")
 
     def _classique(self, made: bool) -> None:
         t, rules = self.takers, self.rules
         prenable = not rules.belote_imprenable
         if made:
             lose = self._defence_belote_taken()
-            self.product(t, self._own(t), self.mult, "Points", "points")
+            self.product(t, self._own(t), self.mult, "points")
             for d in self.defence:
                 self._side_points(d, belote=not lose)
-                self.add(t, self.belote[d] * lose, "Belote adverse", "opponents' belote")
+                self.add(t, self.belote[d] * lose, "opponents_belote")
             return
-        self.add(t, self.belote[t] * (not prenable), "Belote", "belote")
+        self.add(t, self.belote[t] * (not prenable), "belote")
         # A fall passes the deal's card points, not a capot's: the takers can only take every trick and fall on a
         # bid above 250, where « sinon 162 points sont attribués à l'équipe adverse » (Belote bazar).
         card = DEAL_POINTS if self.facts.capot == t else self.card[t]
         lost = card + self.ann[t] + self.belote[t] * prenable
         share, extra = divmod(lost, len(self.defence))
         for i, d in enumerate(self.defence):
-            taken = ScoreTerm("Points des preneurs", "the takers' points", share + (1 if i < extra else 0))
-            self.product(d, [*self._own(d), taken], self.mult, "Chute : tous les points", "fall: all the points")
+            taken = ScoreTerm("takers_points", share + (1 if i < extra else 0))
+            self.product(d, [*self._own(d), taken], self.mult, "fall_all")
 
     def _own(self, side: int) -> list[ScoreTerm]:
         """A side's card points, belote and announcements, as terms."""
         return [
-            ScoreTerm("Points des plis", "card points", self.card[side]),
-            ScoreTerm("Belote", "belote", self.belote[side]),
-            ScoreTerm("Annonces", "announcements", self.ann[side]),
+            ScoreTerm("card_points", self.card[side]),
+            ScoreTerm("belote", self.belote[side]),
+            ScoreTerm("announcements", self.ann[side]),
         ]
-
-
-def _times(mult: int) -> str:
-    return f" × {mult}" if mult > 1 else ""
 
 
 def _dizaines(card: dict[int, int], takers: int) -> dict[int, int]:

@@ -27,6 +27,7 @@ from atout.bots.base import Agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal, Phase
 from atout.errors import AtoutError, IllegalAction, RecordError, excerpt, os_reason
+from atout.events import Event
 from atout.i18n import Message
 from atout.match import Match
 from atout.notation import parse_seat, seat_letter, seat_letters
@@ -95,13 +96,14 @@ class GameSession:
         return self.observation().legal_actions()
 
     # ---------------------------------------------------------------- playing
-    def play(self, action: Action | str) -> None:
-        """The human's action; raises :class:`IllegalAction` (nothing changes) if it is not legal."""
+    def play(self, action: Action | str) -> tuple[Event, ...]:
+        """The human's action, and what it did as the human sees it; raises :class:`IllegalAction` (nothing
+        changes) if it is not legal."""
         if self.deal_over:
-            raise IllegalAction("La donne est terminée", "the deal is over", code="over")
+            raise IllegalAction(Message("illegal.over"), code="over")
         if not self.human_to_play:
-            raise IllegalAction("Ce n'est pas à vous de jouer", "it is not your turn", code="turn")
-        self.deal.apply(action, self.human)
+            raise IllegalAction(Message("illegal.not_your_turn"), code="turn")
+        return self._seen(self.deal.apply(action, self.human))
 
     def bot_choice(self) -> tuple[int, Action] | None:
         """The action of the bot in turn, not yet applied (None if no bot is to act).
@@ -113,8 +115,12 @@ class GameSession:
             return None
         return seat, self._agents[seat].act(self.deal.observation(seat))
 
-    def apply_bot(self, seat: int, action: Action) -> None:
-        self.deal.apply(action, seat)
+    def apply_bot(self, seat: int, action: Action) -> tuple[Event, ...]:
+        """A bot's action, and what it did as the human sees it."""
+        return self._seen(self.deal.apply(action, seat))
+
+    def _seen(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        return tuple(e.seen_by(self.human) for e in events)
 
     def step(self) -> tuple[int, Action] | None:
         """One bot action, if a bot is to act; returns it with its seat."""

@@ -22,6 +22,8 @@ from functools import cache
 
 SANS_ATOUT = 4
 TOUT_ATOUT = 5
+#: What the last trick adds to its winner's card points: the « dix de der » (FFB §9.1).
+DIX_DE_DER = 10
 
 #: Ranks (sequence indices 7=0 ... A=7) from strongest to weakest.
 PLAIN_ORDER = (7, 3, 6, 5, 4, 2, 1, 0)  # A 10 K Q J 9 8 7

@@ -54,7 +54,7 @@ def test_ranks(text: str, rank: Rank) -> None:
 
 def test_printing() -> None:
     card = Card.parse("TD")
-    assert (str(card), card.code, card.french(), card.name_in("fr"), card.name_in("en"), repr(card)) == (
+    assert (str(card), card.code, card.label("fr"), card.name_in("fr"), card.name_in("en"), repr(card)) == (
         "10♦",
         "TD",
         "10♦",
@@ -129,7 +129,7 @@ def test_seat_letters_follow_the_direction_of_play() -> None:
     coinche, classique = Ruleset.preset("coinche"), Ruleset.preset("classique")
     assert "".join(seat_letter(coinche, s) for s in range(4)) == "NWSE"
     assert "".join(seat_letter(classique, s) for s in range(4)) == "NESW"
-    assert seat_name(coinche, 2) == "Sud" and seat_name(coinche, 3, "en") == "East"
+    assert seat_name(coinche, 2, "fr") == "Sud" and seat_name(coinche, 3, "en") == "East"
     assert parse_seat(coinche, "Ouest") == parse_seat(coinche, "W") == parse_seat(coinche, "1") == 1
     for unknown in ("X", "", "  "):
         with pytest.raises(NotationError, match="unknown seat"):

@@ -37,7 +37,7 @@ def test_action_out_of_turn_is_rejected_and_changes_nothing() -> None:
     before = deal.position()
     with pytest.raises(IllegalAction) as err:
         deal.apply("80S", seat=2)
-    assert err.value.code == "turn" and "siège" in err.value.message("fr")
+    assert err.value.code == "turn" and err.value.message("fr") == "Ce n'est pas à Sud de jouer mais à Nord"
     assert deal.position() == before
 
 

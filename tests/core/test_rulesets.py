@@ -61,7 +61,6 @@ def test_from_dict_starts_from_the_named_preset() -> None:
         ({"target": 0, "deals": 0}, "target or a number of deals"),
         ({"hand_size": 9}, "do not fit"),
         ({"undertrump_partner": True, "overtrump_partner": False}, "undertrump_partner needs overtrump_partner"),
-        ({"defence_keeps_belote": True}, "defence_keeps_belote needs a prenable belote"),
         ({"capot_bonus": "takers"}, "contrée scorings only"),
         ({"capot_bonus": "everyone"}, "capot_bonus = 'everyone' is not allowed"),
     ],

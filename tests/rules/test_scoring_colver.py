@@ -41,7 +41,8 @@ def test_defence_keeps_its_belote_on_a_contract_made_and_not_coinched():
     défense si l'équipe qui a annoncé le contrat chute »): on a made, uncoinched contract each side marks
     its own belote; a fall or a coinche gives every belote to the winner."""
     assert score(COLVER, C(80), 100, belote={1: 20}).marks == {0: 180, 1: 82}
-    assert score(CONTREE, C(80), 100, belote={1: 20}).marks == {0: 200, 1: 60}  # the winner takes it
+    taken = CONTREE.replace(defence_keeps_belote=False)
+    assert score(taken, C(80), 100, belote={1: 20}).marks == {0: 200, 1: 60}  # off: the winner takes it
     assert score(COLVER, C(120), 70, belote={0: 20}).marks == {0: 0, 1: 302}
     assert score(COLVER, C(100, level=1), 120, belote={1: 20}).marks == {0: 382, 1: 0}
 

@@ -44,9 +44,7 @@ async def test_a_game_whose_saving_fails_is_saved_at_the_next_try(
         monkeypatch.setattr(harness.store, "save_game", failing(2, harness.store.save_game))
         actor, conns = await harness.table("deux", 1)
         await play_random(actor, conns, random.Random(2))  # acknowledged to the end: nothing refused
-        while actor.status != "finished":  # the retry timer fires on the actor's clock
-            conns[0].arrived.clear()
-            await conns[0].arrived.wait()
+        await conns[0].until(lambda: actor.status == "finished")  # the retry timer fires on the actor's clock
         events = [e["kind"] for m in conns[0].messages if m["type"] == "update" for e in m["events"]]
         assert events.count("match_end") == 1 and events[-1] == "saved"
         assert not [m for m in conns[0].messages if m["type"] == "error"]

@@ -22,11 +22,12 @@ from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from harness import fast_settings
+from harness.sockets import Session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atout.i18n import tr
-from atout.web.app import create_app
+from atout.web.app import ROUTERS, create_app
 from atout.web.game import LoggedAction, TableGame
 from atout.web.protocol import BadMessage, parse_message
 from atout.web.store import ActionRow, Store
@@ -80,18 +81,18 @@ def test_no_sequence_of_messages_harms_the_table(
     settings_ = fast_settings(tmp_path_factory.mktemp("fuzz"))
     with TestClient(create_app(settings_)) as client:
         table = client.post("/api/tables", json={"preset": "coinche", "name": "Alice"}).json()
-        with client.websocket_connect(f"/ws/{table['code']}") as ws:
-            ws.send_json({"type": "hello", "token": table["token"]})
-            versions = [ws.receive_json()["version"]]
-            ws.send_json({"type": "start"})
+        with client.websocket_connect(f"/ws/{table['code']}") as raw:
+            ws = Session(raw)
+            versions = [ws.hello(table["token"])["version"]]
+            ws.send({"type": "start"})
             acked: list[Any] = []
             for frame in messages:
                 if isinstance(frame, bytes):
-                    ws.send_bytes(frame)
+                    raw.send_bytes(frame)
                 else:
-                    ws.send_text(frame)
-            ws.send_json({"type": "ping"})
-            while (message := ws.receive_json())["type"] != "pong":
+                    raw.send_text(frame)
+            ws.send({"type": "ping"})
+            while (message := ws.receive())["type"] != "pong":
                 if message["type"] == "ack":
                     acked.append(message["id"])
                 if "version" in message:
@@ -131,7 +132,7 @@ def int_parameters(route: APIRoute) -> tuple[list[str], list[str]]:
 def test_every_integer_in_a_path_or_query_is_bounded(tmp_path: Path) -> None:
     """Every route of the app, audited: a number out of range is 404 or 422, a clear error, never a 500."""
     app = create_app(fast_settings(tmp_path))
-    routes = [r for r in app.routes if isinstance(r, APIRoute) and "GET" in (r.methods or ())]
+    routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute) and "GET" in (r.methods or ())]
     audited = {r.path: int_parameters(r) for r in routes if any(int_parameters(r))}
     assert set(audited) == {  # a new route with a number must be added here, and so checked
         "/games",

@@ -11,29 +11,22 @@ messages, which is cut off.
 from __future__ import annotations
 
 import asyncio
-import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import Harness, fast_settings, play_random
+from harness import fast_settings, finished_game
 
 from atout.i18n import tr
 from atout.record import read_records
-from atout.web.app import OUTBOX, WsConnection, create_app
+from atout.web.app import create_app
+from atout.web.protocol import Pong
+from atout.web.routes.socket import OUTBOX, WsConnection
 from atout.web.settings import Settings
-
-
-async def finished_game(settings: Settings) -> str:
-    """Play a two-player match (one player, one club bot) to its end; its table's code."""
-    async with Harness(settings) as harness:
-        actor, conns = await harness.table("deux", 1)
-        await play_random(actor, conns, random.Random(8))
-        assert actor.status == "finished"
-        return actor.code
 
 
 @pytest.fixture(scope="module")
@@ -55,18 +48,19 @@ def test_the_games_page_lists_the_game_and_tells_the_bot_by_its_seat(history: tu
 def test_the_replay_gives_each_deal_with_terms_that_add_up_to_its_marks(history: tuple[Settings, str]) -> None:
     settings, _ = history
     with TestClient(create_app(settings)) as client:
-        data = client.get("/api/games/1").json()
+        games = {lang: client.get(f"/api/games/1?lang={lang}").json() for lang in ("fr", "en")}
         assert client.get("/api/games/99").status_code == 404
-    assert data["players"] == {"fr": ["Joueur 0", "Sud · robot club"], "en": ["Joueur 0", "South · club bot"]}
-    played = [d for d in data["deals"] if d["contract"]]
-    assert played
-    for deal in played:
-        for lang in ("fr", "en"):
+    players = {lang: [seat["title"] for seat in game["seats"]] for lang, game in games.items()}
+    assert players == {"fr": ["Joueur 0", "Sud · robot club"], "en": ["Joueur 0", "South · club bot"]}
+    for data in games.values():
+        played = [d for d in data["deals"] if d["contract"]]
+        assert played
+        for deal in played:
             for side, marks in deal["marks"].items():
-                assert sum(line["points"] for line in deal["lines"][lang] if str(line["side"]) == side) == marks
-        assert len(deal["tricks"]) == 9 and all(len(hand) == 9 for hand in deal["hands"])
-    totals = {side: sum(d["marks"].get(side, 0) for d in data["deals"]) for side in ("0", "1")}
-    assert totals == {k: v for k, v in data["scores"].items()}
+                assert sum(line["points"] for line in deal["lines"] if str(line["side"]) == side) == marks
+            assert len(deal["tricks"]) == 9 and all(len(hand) == 9 for hand in deal["hands"])
+        totals = {side: sum(d["marks"].get(side, 0) for d in data["deals"]) for side in ("0", "1")}
+        assert totals == {k: v for k, v in data["scores"].items()}
 
 
 def test_a_deal_is_analysed_once_and_the_analysis_kept(history: tuple[Settings, str]) -> None:
@@ -85,6 +79,21 @@ def test_a_deal_is_analysed_once_and_the_analysis_kept(history: tuple[Settings, 
 
         client.app.state.service.pool.analyse = not_again  # type: ignore[attr-defined]
         assert client.get(f"/api/games/1/deals/{deal}/analysis").json() == rows  # the store answers
+
+
+def test_analyses_are_limited_per_address_and_in_time(history: tuple[Settings, str]) -> None:
+    """Computing an analysis costs a worker: an address may have a few computed an hour (one kept is free),
+    and one that takes longer than the pool's time is given up, said in the visitor's language."""
+    settings, _ = history
+    with TestClient(create_app(settings)) as client:
+        played = [i for i, d in enumerate(client.get("/api/games/1").json()["deals"]) if d["contract"]]
+        assert len(played) >= 2 and client.get(f"/api/games/1/deals/{played[0]}/analysis").status_code == 200
+    with TestClient(create_app(replace(settings, analyses_per_hour=1, analysis_time=0.0))) as client:
+        too_long = client.get(f"/api/games/1/deals/{played[1]}/analysis?lang=en")
+        assert too_long.status_code == 503 and too_long.json()["detail"] == tr("web.error.analysis_too_long", "en")
+        refused = client.get(f"/api/games/1/deals/{played[1]}/analysis")  # nothing was kept: computed again
+        assert refused.status_code == 429 and refused.json()["detail"] == tr("web.error.too_many_analyses", "fr")
+        assert client.get(f"/api/games/1/deals/{played[0]}/analysis").status_code == 200  # kept: no limit
 
 
 def test_the_records_download_is_read_by_the_referee(history: tuple[Settings, str], tmp_path: Path) -> None:
@@ -138,7 +147,7 @@ class StalledSocket:
 def test_a_client_too_slow_to_read_is_closed_with_4008_after_what_it_was_sent() -> None:
     socket = StalledSocket()
     conn = WsConnection(socket, None, "fr")  # type: ignore[arg-type]
-    for n in range(OUTBOX + 1):  # the writer is stalled: the outbox fills, then overflows
-        conn.send({"type": "update", "n": n})
+    for _ in range(OUTBOX + 1):  # the writer is stalled: the outbox fills, then overflows
+        conn.send(Pong())
     asyncio.run(conn.write())
     assert socket.closed == 4008 and len(socket.sent) == OUTBOX - 1

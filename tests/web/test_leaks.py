@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Harness, Recorder, cards_in, connect, fast_settings, play_random, public_cards, settle, where
+from harness import Harness, Recorder, connect, fast_settings, play_random, settle
+from harness.leaks import cards_in, public_cards, where
 
 from atout.cards import Card, cards_of
 from atout.rules import PRESETS, Ruleset
 from atout.web import views
-from atout.web.game import TableGame
 
 pytestmark = pytest.mark.anyio
 PLAYERS = {name: 2 if name == "deux" else 3 if name == "trois" else 4 for name in PRESETS}
@@ -87,20 +87,22 @@ async def test_every_message_of_full_matches_shows_only_what_its_recipient_may_s
     assert deals >= 40  # whole matches, several deals each
     assert [p for r in recorders for p in r.problems] == []
     spectators = [r for r in recorders if r.player is None]
-    assert not any(m["view"]["deal"]["hand"] for r in spectators for m in r.messages if m.get("view", {}).get("deal"))
+    assert not any(deal.get("hand") for r in spectators for m in r.messages for deal in _deals(m))
+
+
+def _deals(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deal a message shows whole (a view) or in part (an update's changes)."""
+    return [part["deal"] for part in (message.get("view"), message.get("changes")) if part and part.get("deal")]
 
 
 async def test_the_check_finds_a_card_of_another_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The leak check itself: a view that shows one card of the next seat's hand is caught."""
-    honest = views._deal
+    honest = views._Deal.declared
 
-    def leaky(game: TableGame, seat: int | None, lang: str) -> dict[str, Any]:
-        view = honest(game, seat, lang)
-        other = game.deal.hand_mask(((seat or 0) + 1) % game.rules.players)
-        if other:
-            view["hint"] = Card(cards_of(other)[0]).code
-        return view
+    def leaky(deal: views._Deal) -> list[str]:
+        other = deal.game.deal.hand_mask(((deal.viewer.seat or 0) + 1) % deal.rules.players)
+        return [*honest.fget(deal), Card(cards_of(other)[0]).code] if other else honest.fget(deal)  # type: ignore[misc]
 
-    monkeypatch.setattr(views, "_deal", leaky)
+    monkeypatch.setattr(views._Deal, "declared", property(leaky))
     recorders, _ = await play_matches(tmp_path, "coinche", count=1)
-    assert any("hint" in p for r in recorders for p in r.problems)
+    assert any("declared" in p for r in recorders for p in r.problems)

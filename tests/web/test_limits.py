@@ -22,13 +22,12 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 from harness import fast_settings
+from harness.servers import free_port, start_server
 from starlette.websockets import WebSocketDisconnect
-from test_restart import start_server
 
 from atout.i18n import tr
 from atout.web.app import create_app
 from atout.web.limits import MAX_BODY, MAX_HEAD, MAX_WS_MESSAGE
-from conftest import free_port
 
 pytestmark = pytest.mark.anyio
 #: Seconds to wait for an answer that should come at once (a server that waits for more data never gives one).
@@ -127,7 +126,7 @@ async def test_a_websocket_message_past_the_limit_closes_the_connection(port: in
     table = await new_table(port)
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{table['code']}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert json.loads(await asyncio.wait_for(ws.recv(), ANSWER))["type"] == "snapshot"
         await ws.send("x" * (MAX_WS_MESSAGE + 1))
         await ws.send(json.dumps({"type": "ping"}))
         with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -146,7 +145,7 @@ async def test_binary_frames_are_refused_like_malformed_messages(port: int) -> N
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{table['code']}") as ws:
         await ws.send(hello)
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert json.loads(await asyncio.wait_for(ws.recv(), ANSWER))["type"] == "snapshot"
         await ws.send(json.dumps({"type": "ping"}).encode())
         error = await until(ws, lambda m: m["type"] in ("error", "pong"))
         assert error["type"] == "error" and error["code"] == "malformed"

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from harness import fast_settings
-from starlette.testclient import WebSocketTestSession
+from harness.sockets import Session
 from starlette.websockets import WebSocketDisconnect
 
 from atout.web.app import create_app
-from atout.web.protocol import BURST, MAX_MESSAGE
+from atout.web.client import actions
+from atout.web.protocol import BURST, MAX_MESSAGE, SCHEMA_FILE, schema_text
 
 
 @pytest.fixture
@@ -36,140 +39,131 @@ def new_table(client: TestClient, **body: Any) -> dict[str, str]:
     return dict(response.json())
 
 
-def hello(ws: WebSocketTestSession, token: str | None = None, **extra: Any) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token, **extra})
-    return dict(ws.receive_json())
-
-
-def until(ws: WebSocketTestSession, test: Any, limit: int = 500) -> dict[str, Any]:
-    """Read messages until one passes ``test``."""
-    for _ in range(limit):
-        message = dict(ws.receive_json())
-        if test(message):
-            return message
-    raise AssertionError("no such message")
-
-
-def my_turn(message: dict[str, Any]) -> bool:
-    view = message.get("view")
-    deal = view["deal"] if view else None
-    return bool(deal and deal["turn"] == view["you"] and (deal["legal"] or deal["declare"]))
-
-
-def play_until_my_card(ws: WebSocketTestSession) -> dict[str, Any]:
+def play_until_my_card(ws: Session) -> dict[str, Any]:
     """Bid 80♥ (or pass) whenever asked until it is this seat's turn to play a card; its deal view then."""
     for _ in range(2000):
-        message = until(ws, my_turn)
-        deal = message["view"]["deal"]
+        message = ws.until(lambda _: ws.my_turn())
+        deal = ws.view["deal"]
         if deal["declare"]:
             call = deal["declare"][0]["action"]
         elif deal["phase"] == "play":
             return dict(deal)
         else:
-            call = "80H" if "80H" in deal["legal"] else "P"
-        ws.send_json({"type": "act", "action": call, "id": f"call{message['version']}"})
+            call = "80H" if "80H" in actions(ws.view) else "P"
+        ws.send({"type": "act", "action": call, "id": f"call{message['version']}"})
     raise AssertionError("never my turn to play")
+
+
+@contextmanager
+def socket(client: TestClient, code: str) -> Iterator[Session]:
+    """A WebSocket to the table ``code``, read with a bound."""
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        yield Session(ws)
 
 
 def test_a_table_is_created_started_and_played(client: TestClient) -> None:
     table = new_table(client)
     assert client.get(table["url"]).status_code == 200
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        first = hello(ws, table["token"])
+    with socket(client, table["code"]) as ws:
+        first = ws.hello(table["token"])
         assert first["type"] == "snapshot" and first["view"]["status"] == "lobby" and first["view"]["host"]
-        ws.send_json({"type": "start"})
-        turn = until(ws, my_turn)
-        assert turn["view"]["deal"]["phase"] == "auction" and len(turn["view"]["deal"]["hand"]) == 8
-        ws.send_json({"type": "act", "action": "P", "id": "1"})
-        ack = until(ws, lambda m: m["type"] == "ack")
+        ws.send({"type": "start"})
+        ws.until(lambda _: ws.my_turn())
+        turn = ws.view
+        assert turn["deal"]["phase"] == "auction" and len(turn["deal"]["hand"]) == 8
+        ws.send({"type": "act", "action": "P", "id": "1"})
+        ack = ws.until(lambda m: m["type"] == "ack")
         assert ack["id"] == "1"
-        calls = until(ws, lambda m: m["type"] == "update" and m["view"]["deal"]["calls"])["view"]["deal"]["calls"]
-        assert calls[[c["seat"] for c in calls].index(turn["view"]["you"])]["action"] == "P"
+        ws.until(lambda m: m["type"] == "update" and ws.view["deal"]["calls"])
+        calls = ws.view["deal"]["calls"]
+        assert calls[[c["seat"] for c in calls].index(turn["you"])]["action"] == "P"
 
 
 def test_an_illegal_card_is_refused_with_the_rules_reason_in_the_players_language(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        hello(ws, table["token"], lang="en")
-        ws.send_json({"type": "start"})
+    with socket(client, table["code"]) as ws:
+        ws.hello(table["token"], lang="en")
+        ws.send({"type": "start"})
         for trick in range(8):  # a legal card until a turn where some card of the hand is not
             deal = play_until_my_card(ws)
-            illegal = [c for c in deal["hand"] if c not in deal["legal"]]
+            playable = [play["card"] for play in deal["plays"]]
+            illegal = [c["code"] for c in deal["hand"] if c["code"] not in playable]
             if illegal:
                 break
-            ws.send_json({"type": "act", "action": deal["legal"][0], "id": f"card{trick}"})
+            ws.send({"type": "act", "action": deal["plays"][0]["action"], "id": f"card{trick}"})
         else:
             raise AssertionError("every card was legal at every turn of the deal")
-        ws.send_json({"type": "act", "action": illegal[0], "id": "bad"})
-        error = until(ws, lambda m: m["type"] == "error")
+        ws.send({"type": "act", "action": illegal[0], "id": "bad"})
+        error = ws.until(lambda m: m["type"] == "error")
         assert error["id"] == "bad" and error["code"] != "turn"
         assert "must" in error["message"] or "follow" in error["message"]
-        ws.send_json({"type": "ping"})
-        assert until(ws, lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was broadcast
+        ws.send({"type": "ping"})
+        assert ws.until(lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was broadcast
 
 
 def test_acting_out_of_turn_or_unseated_is_refused(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        hello(ws, table["token"])
-        ws.send_json({"type": "act", "action": "P", "id": "early"})
-        assert until(ws, lambda m: m["type"] == "error")["code"] == "not_started"
-    with client.websocket_connect(f"/ws/{table['code']}") as spectator:
-        snapshot = hello(spectator)
+    with socket(client, table["code"]) as ws:
+        ws.hello(table["token"])
+        ws.send({"type": "act", "action": "P", "id": "early"})
+        assert ws.until(lambda m: m["type"] == "error")["code"] == "not_started"
+    with socket(client, table["code"]) as spectator:
+        snapshot = spectator.hello()
         assert snapshot["view"]["you"] is None and not snapshot["view"]["host"]
-        spectator.send_json({"type": "act", "action": "P", "id": "x"})
-        error = until(spectator, lambda m: m["type"] == "error")
+        spectator.send({"type": "act", "action": "P", "id": "x"})
+        error = spectator.until(lambda m: m["type"] == "error")
         assert error["code"] == "not_seated" and error["message"] == "Asseyez-vous d'abord à la table."
-        spectator.send_json({"type": "start"})
-        assert until(spectator, lambda m: m["type"] == "error")["code"] == "host_only"
+        spectator.send({"type": "start"})
+        assert spectator.until(lambda m: m["type"] == "error")["code"] == "host_only"
 
 
 def test_a_spectator_sees_the_play_but_no_hand(client: TestClient) -> None:
     table = new_table(client)
     with (
-        client.websocket_connect(f"/ws/{table['code']}") as ws,
-        client.websocket_connect(f"/ws/{table['code']}") as spectator,
+        socket(client, table["code"]) as ws,
+        socket(client, table["code"]) as spectator,
     ):
-        hello(ws, table["token"])
-        hello(spectator)
-        ws.send_json({"type": "start"})
-        update = until(spectator, lambda m: m["type"] == "update" and m["view"]["deal"])
-        assert update["view"]["deal"]["hand"] == [] and update["view"]["deal"]["legal"] == []
-        assert update["view"]["deal"]["counts"] == [8, 8, 8, 8]
+        ws.hello(table["token"])
+        spectator.hello()
+        ws.send({"type": "start"})
+        spectator.until(lambda m: m["type"] == "update" and spectator.view["deal"])
+        deal = spectator.view["deal"]
+        assert deal["hand"] == [] and deal["plays"] == [] and deal["bidding"] is None
+        assert deal["counts"] == [8, 8, 8, 8]
 
 
 def test_a_second_tab_takes_the_seat_over(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as first:
-        hello(first, table["token"])
-        with client.websocket_connect(f"/ws/{table['code']}") as second:
-            assert hello(second, table["token"])["view"]["you"] == 2
-            assert until(first, lambda m: m["type"] == "replaced")
+    with socket(client, table["code"]) as first:
+        first.hello(table["token"])
+        with socket(client, table["code"]) as second:
+            assert second.hello(table["token"])["view"]["you"] == 2
+            assert first.until(lambda m: m["type"] == "replaced")
             with pytest.raises(WebSocketDisconnect) as closed:
-                first.receive_json()
+                first.receive()
             assert closed.value.code == 4000
 
 
 def test_a_client_resumes_from_its_last_version(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        snapshot = hello(ws, table["token"])
+    with socket(client, table["code"]) as ws:
+        snapshot = ws.hello(table["token"])
         epoch, version = snapshot["epoch"], snapshot["version"]
-        ws.send_json({"type": "start"})
-        until(ws, my_turn)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        resume = hello(ws, table["token"], epoch=epoch, version=version)
+        ws.send({"type": "start"})
+        ws.until(lambda _: ws.my_turn())
+    with socket(client, table["code"]) as ws:
+        resume = ws.hello(table["token"], epoch=epoch, version=version)
         assert resume["type"] == "resume" and resume["updates"]
         assert [u["version"] for u in resume["updates"]] == list(range(version + 1, resume["version"] + 1))
         assert resume["updates"][0]["events"][0]["kind"] in ("deal_start", "seat")
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        assert hello(ws, table["token"], epoch="other", version=3)["type"] == "snapshot"
+    with socket(client, table["code"]) as ws:
+        assert ws.hello(table["token"], epoch="other", version=3)["type"] == "snapshot"
 
 
 def test_malformed_and_oversized_messages_are_refused_and_the_table_goes_on(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        hello(ws, table["token"])
+    with socket(client, table["code"]) as ws:
+        ws.hello(table["token"])
         for bad in (
             "not json",
             json.dumps({"type": "act"}),
@@ -177,60 +171,69 @@ def test_malformed_and_oversized_messages_are_refused_and_the_table_goes_on(clie
             "x" * (MAX_MESSAGE + 1),
             json.dumps({"type": "act", "action": "P" * 500}),
         ):
-            ws.send_text(bad)
-            assert until(ws, lambda m: m["type"] == "error")["code"] == "malformed"
-        ws.send_json({"type": "start"})
-        assert until(ws, my_turn)
+            ws.ws.send_text(bad)
+            assert ws.until(lambda m: m["type"] == "error")["code"] == "malformed"
+        ws.send({"type": "start"})
+        assert ws.until(lambda _: ws.my_turn())
 
 
 def test_binary_messages_are_refused_like_malformed_ones(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:  # a binary hello: closed, as a malformed one
-        ws.send_bytes(json.dumps({"type": "hello", "token": table["token"]}).encode())
+    with socket(client, table["code"]) as ws:  # a binary hello: closed, as a malformed one
+        ws.ws.send_bytes(json.dumps({"type": "hello", "token": table["token"]}).encode())
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            ws.receive()
         assert closed.value.code == 4400
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:  # later: an error, and the table goes on
-        hello(ws, table["token"])
+    with socket(client, table["code"]) as ws:  # later: an error, and the table goes on
+        ws.hello(table["token"])
         for frame in (json.dumps({"type": "start"}).encode(), b"\x00\xff", b""):
-            ws.send_bytes(frame)
-            error = until(ws, lambda m: m["type"] == "error")
+            ws.ws.send_bytes(frame)
+            error = ws.until(lambda m: m["type"] == "error")
             assert error["code"] == "malformed" and error["message"] == "Message illisible."
-        ws.send_json({"type": "ping"})
-        assert until(ws, lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was done
-        ws.send_json({"type": "start"})
-        assert until(ws, my_turn)
+        ws.send({"type": "ping"})
+        assert ws.until(lambda m: m["type"] in ("pong", "update"))["type"] == "pong"  # nothing was done
+        ws.send({"type": "start"})
+        assert ws.until(lambda _: ws.my_turn())
 
 
 def test_a_flood_is_refused_then_cut(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        hello(ws, table["token"])
+    with socket(client, table["code"]) as ws:
+        ws.hello(table["token"])
         for _ in range(BURST + 60):
-            ws.send_json({"type": "ping"})
+            ws.send({"type": "ping"})
         codes = []
         with pytest.raises(WebSocketDisconnect) as closed:
             while True:
-                codes.append(ws.receive_json().get("code"))
+                codes.append(ws.receive().get("code"))
         assert "flood" in codes and closed.value.code == 1008
 
 
 def test_a_socket_that_does_not_say_hello_or_names_no_table_is_closed(client: TestClient) -> None:
-    with client.websocket_connect("/ws/NOSUCHTABLE1") as ws, pytest.raises(WebSocketDisconnect) as closed:
-        ws.receive_json()
+    with socket(client, "NOSUCHTABLE1") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive()
     assert closed.value.code == 4404
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        ws.send_json({"type": "ping"})
+    with socket(client, table["code"]) as ws:
+        ws.send({"type": "ping"})
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            ws.receive()
         assert closed.value.code == 4400
 
 
 def test_a_forged_token_makes_a_spectator(client: TestClient) -> None:
     table = new_table(client)
-    with client.websocket_connect(f"/ws/{table['code']}") as ws:
-        assert hello(ws, table["token"][:-3] + "abc")["view"]["you"] is None
+    with socket(client, table["code"]) as ws:
+        assert ws.hello(table["token"][:-3] + "abc")["view"]["you"] is None
+
+
+def test_the_committed_json_schema_is_the_one_the_models_give() -> None:
+    """``static/protocol.schema.json`` describes the messages as the models make them: a model changed without
+    the schema (or the other way round) fails here; ``python -m atout.web.protocol`` writes it anew."""
+    committed = resources.files("atout.web").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    assert committed == schema_text(), "the protocol's models changed: run python -m atout.web.protocol"
+    schema = json.loads(committed)
+    assert {"Snapshot", "Resume", "Update", "Ack", "ErrorMessage", "Hello", "Act"} <= set(schema["$defs"])
 
 
 def test_bad_tables_are_refused_in_the_visitors_language(client: TestClient) -> None:

@@ -14,9 +14,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -24,46 +21,28 @@ from typing import Any
 
 import pytest
 import websockets
+from harness.servers import free_port, gone, post, start_server, workers_of
 
-from conftest import free_port
+from atout.web.client import ClientView
+from atout.web.client import actions as legal_actions
 
 pytestmark = pytest.mark.anyio
-
-
-def start_server(
-    data: Path, port: int, bot_pace: float = 0.0, backend: str = "thread", *options: str
-) -> subprocess.Popen[bytes]:
-    """``atout serve`` on a data directory, once it answers."""
-    command = [sys.executable, "-m", "atout", "serve", "--data-dir", str(data), "--port", str(port)]
-    command += ["--bot-backend", backend, "--workers", "1", "--bot-pace", str(bot_pace), *options]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
-                if json.load(response)["ok"]:
-                    return process
-        except OSError:
-            if process.poll() is not None:
-                raise AssertionError(process.stderr.read().decode() if process.stderr else "server died") from None
-            time.sleep(0.1)  # waiting for another process to start listening, not for time to pass in a test
-    raise AssertionError("the server did not start")
-
-
-def post(port: int, path: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(), {"Content-Type": "application/json", **headers}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.load(response))
 
 
 async def play(port: int, code: str, token: str, actions: int, rng: random.Random) -> dict[str, Any]:
     """Connect, play ``actions`` of this seat's actions (starting the game if needed, going on at once
     after each deal) and more if needed to stop mid-deal; the view where it stopped."""
+    client = ClientView()
+
+    async def receive() -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        client.receive(message)
+        return message
+
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{code}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        view = json.loads(await ws.recv())["view"]
+        await receive()
+        view = client.view
         if view["status"] == "lobby":
             await ws.send(json.dumps({"type": "start"}))
         done = 0
@@ -71,47 +50,18 @@ async def play(port: int, code: str, token: str, actions: int, rng: random.Rando
             if view["you"] in view["waiting"]:  # a deal is over: go on at once, as a player clicking on
                 await ws.send(json.dumps({"type": "continue"}))
             deal = view["deal"]
-            if deal and deal["turn"] == view["you"] and (deal["legal"] or deal["declare"]):
+            legal = legal_actions(view)
+            if deal and deal["turn"] == view["you"] and legal:
                 if done >= actions and (deal["calls"] or not actions):  # stop mid-deal, after some calls
                     return view
-                options = [d["action"] for d in deal["declare"]] or deal["legal"]
+                options = [d["action"] for d in deal["declare"]] or legal
                 choice = "P" if "P" in options and rng.random() < 0.7 else rng.choice(options)
                 await ws.send(json.dumps({"type": "act", "action": choice, "id": f"{rng.random()}"}))
                 done += 1
-            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            message = await receive()
             while message.get("type") != "update" or message["version"] < view["version"]:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            view = message["view"]
-
-
-def workers_of(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (the bot workers of a server)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def gone(pids: set[int], within: float = 10.0) -> bool:
-    """Whether every process of ``pids`` has ended (a zombie counts as ended) within ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        alive = set()
-        for pid in pids:
-            try:
-                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                    alive.add(pid)
-            except OSError:
-                pass
-        if not alive:
-            return True
-        time.sleep(0.1)  # waiting for other processes to exit, not for time to pass in a test
-    return False
+                message = await receive()
+            view = client.view
 
 
 async def test_a_server_killed_mid_deal_comes_back_exactly_where_it_was(tmp_path: Path) -> None:

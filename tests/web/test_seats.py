@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Harness, Recorder, connect, disconnect, fast_settings, play_random, settle
+from harness import Harness, Recorder, connect, disconnect, fast_settings, legal, play_random, settle
 
 from atout.web import workers
 from atout.web.actor import Act, Command
@@ -34,9 +34,7 @@ async def test_a_bot_plays_for_an_absent_player_and_gives_the_seat_back(tmp_path
         seat = away.view["you"]
         present = conns[1 - conns.index(away)]
         await disconnect(actor, away)
-        while not present.view["seats"][seat]["replaced"]:  # the timeout fires on the actor's clock
-            present.arrived.clear()
-            await present.arrived.wait()
+        await present.until(lambda: present.view["seats"][seat]["replaced"])  # the timeout fires on the actor's clock
         await settle(actor)
         log = await harness.store.actions(actor.row.id, actor.row.game_no)
         assert any(a.seat == seat and a.by_bot for a in log)
@@ -48,7 +46,7 @@ async def test_a_bot_plays_for_an_absent_player_and_gives_the_seat_back(tmp_path
         while back.view["deal"]["turn"] != seat:
             mover = turn_of([present])
             if mover is not None:
-                actor.submit(Act(mover, random.choice(mover.view["deal"]["legal"] or ["P"]), None))
+                actor.submit(Act(mover, random.choice(legal(mover) or ["P"]), None))
             await settle(actor)
         await settle(actor)
         assert back.view["deal"]["turn"] == seat  # the seat is his again: no bot moves for it
@@ -64,7 +62,7 @@ async def test_the_next_deal_waits_until_every_player_has_read_the_score(tmp_pat
             mover = turn_of(conns)
             assert mover is not None
             deal = mover.view["deal"]
-            options = [d["action"] for d in deal["declare"]] or deal["legal"]
+            options = [d["action"] for d in deal["declare"]] or legal(mover)
             actor.submit(Act(mover, "P" if "P" in options else rng.choice(options), None))
             await settle(actor)
         assert not actor.game.finished

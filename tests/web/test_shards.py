@@ -12,10 +12,11 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from harness import fast_settings
+from harness.postgres import PostgresServer
+from harness.sockets import Session
 
 from atout.web.app import create_app
 from atout.web.tokens import code_shard
-from conftest import PostgresServer
 
 
 def test_two_servers_share_a_database_and_split_the_tables(tmp_path: Path, postgres: PostgresServer) -> None:
@@ -32,7 +33,6 @@ def test_two_servers_share_a_database_and_split_the_tables(tmp_path: Path, postg
         assert second.get(f"/api/tables/{codes[0]['code']}").status_code == 404
         # One secret for all: a token made by one server is good on the other.
         with second.websocket_connect(f"/ws/{codes[1]['code']}") as ws:
-            ws.send_json({"type": "hello", "token": codes[1]["token"]})
-            assert ws.receive_json()["view"]["you"] == 2
+            assert Session(ws).hello(codes[1]["token"])["view"]["you"] == 2
     with TestClient(create_app(replace(base, shard=1))) as again:  # a restarted server finds its tables
         assert again.get(f"/api/tables/{codes[1]['code']}").json()["seats"][2]["name"] == "Alice"

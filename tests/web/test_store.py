@@ -9,6 +9,7 @@ atout records that replay.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from harness import Harness, Recorder, connect, fast_settings, play_random, settle
+from harness.postgres import PostgresServer
 from sqlalchemy import Connection, insert, text
 
 from atout.record import read_records
@@ -31,8 +33,8 @@ from atout.web.actor import Act
 from atout.web.schema import metadata
 from atout.web.schema import seats as schema_seats
 from atout.web.schema import tables as schema_tables
-from atout.web.store import ActionRow, DuplicateAction, Store
-from conftest import PostgresServer
+from atout.web.states import SeatKind
+from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store
 
 pytestmark = pytest.mark.anyio
 
@@ -94,6 +96,26 @@ async def test_a_resent_action_is_applied_once(tmp_path: Path, database_url: str
         assert [r["type"] for r in replies] == ["ack", "ack"] and replies[1]["duplicate"] is True
         log = await harness.store.actions(actor.row.id, actor.row.game_no)
         assert [(a.action, a.action_id) for a in log] == [("P", "same-id")]
+
+
+async def test_actions_appended_at_once_share_a_transaction_and_a_duplicate_among_them_is_refused_alone(
+    database_url: str,
+) -> None:
+    """The log is written by group commit: actions of many tables arriving together are kept together,
+    and a resent one among them is refused without the others."""
+    store = Store(database_url)
+    await store.open()
+    try:
+        seat = [SeatRow(0, SeatKind.HUMAN, "Alice", "p0")]
+        tables = [await store.create_table(f"CODE{n}", "{}", "club", "p0", 1, 0, 0, seat) for n in range(3)]
+        await store.append_action(tables[0].id, 1, ActionRow(0, 0, 0, "P", "sent", False, "p0"))
+        rows = [(tables[0], ActionRow(1, 0, 0, "P", "sent", False, "p0"))]  # sent again
+        rows += [(t, ActionRow(seq, 0, 0, "P", f"new{seq}", False, "p0")) for t in tables[1:] for seq in range(40)]
+        results = await asyncio.gather(*(store.append_action(t.id, 1, row) for t, row in rows), return_exceptions=True)
+        assert isinstance(results[0], DuplicateAction) and results[1:] == [None] * 80
+        assert [len(await store.actions(t.id, 1)) for t in tables] == [1, 40, 40]
+    finally:
+        await store.close()
 
 
 async def test_action_ids_are_per_player(tmp_path: Path, database_url: str) -> None:

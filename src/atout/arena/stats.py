@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import t as student
 
 from atout.arena.duplicate import Board
 from atout.errors import AtoutError
@@ -37,6 +36,8 @@ def t_quantile(p: float, df: int) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom (infinite without any)."""
     if df <= 0:
         return math.inf
+    from scipy.stats import t as student  # here only: SciPy is the arena's extra (atout[arena])
+
     return float(student.ppf(p, df))
 
 

@@ -161,7 +161,8 @@ class HeuristicAgent:
                 return next(a for a in legal if isinstance(a, Surcoinche))
             return PASS
         coinche = next((a for a in legal if isinstance(a, Coinche)), None)
-        if coinche is not None and best is not None and best_seat != (me + 2) % 4 and coinche_sound(obs.hand, best):
+        partner_bid = best_seat == obs.rules.partner_of(me)
+        if coinche is not None and best is not None and not partner_bid and coinche_sound(obs.hand, best):
             return coinche
         choice: tuple[int, int] | None = None  # (estimate, strain)
         for strain in rules.strains():
@@ -248,7 +249,7 @@ class HeuristicAgent:
         seats = [s for s, _ in obs.trick]
         win = trick_winner_index(trick, mode)
         winner_seat, winning = seats[win], trick[win]
-        partner_holds = n == 4 and winner_seat == (obs.seat + 2) % 4
+        partner_holds = winner_seat == obs.rules.partner_of(obs.seat)
         last = len(trick) == n - 1
         trump_mask = mode.trump_mask
 

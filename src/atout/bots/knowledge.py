@@ -71,7 +71,7 @@ class Knowledge:
             if s != obs.seat:
                 for a in announced:
                     known[s] |= a.cards & ~played[s]
-        for s, c in obs.belote_said:
+        for s, c, _ in obs.belote_said:
             if s != obs.seat:
                 pair = _QUEEN_KING << (c & ~7)
                 known[s] |= pair & ~(1 << c) & ~played[s]
@@ -201,7 +201,7 @@ def _unsaid_belotes(obs: Observation, played: dict[int, int], unseen: int) -> di
     if obs.contract is None or not obs.rules.belote or obs.contract.strain == SANS_ATOUT:
         return {}
     suits = range(4) if obs.contract.strain == TOUT_ATOUT else (obs.contract.strain,)
-    said = {(s, c >> 3) for s, c in obs.belote_said}
+    said = {(s, c >> 3) for s, c, _ in obs.belote_said}
     out: dict[int, int] = {}
     for seat, mask in played.items():
         if seat == obs.seat:

@@ -54,9 +54,9 @@ from atout.cards import deck_mask
 from atout.deal import Deal
 from atout.observation import Observation
 from atout.rules import Ruleset
-from atout.scoring import DealFacts, score_deal
+from atout.scoring import DEAL_POINTS, DealFacts, score_deal
 from atout.solver import SearchLimit, Solver
-from atout.tables import play_mode
+from atout.tables import DIX_DE_DER, play_mode
 
 #: Nodes a second a solve is assumed to search until a ``wall_clock`` agent has timed its own solves.
 START_RATE = 4_000_000
@@ -435,11 +435,11 @@ def _own_bonus(obs: Observation, strain: int) -> int:
 def _points_in_play(rules: Ruleset, strain: int) -> int:
     """Card points of a deal, dix de der included (162 when the whole deck is played)."""
     if rules.players * rules.hand_size == (24 if rules.short_deck else 32):
-        return 162
+        return DEAL_POINTS
     deck_points = sum(
         play_mode(strain, rules.ta_values).points[c] for c in range(32) if deck_mask(rules.short_deck) >> c & 1
     )
-    return deck_points * rules.players * rules.hand_size // 32 + 10
+    return deck_points * rules.players * rules.hand_size // 32 + DIX_DE_DER
 
 
 def _score_for(
@@ -489,7 +489,7 @@ class _Objective:
         else:
             self.mine = {obs.seat}
         self.taken = sum(t.points for t in obs.tricks if t.winner in self.mine)
-        said = {(s, c >> 3) for s, c in obs.belote_said}
+        said = {(s, c >> 3) for s, c, _ in obs.belote_said}
         self.bonus = [0, 0]  # mine, theirs
         for seat, _ in said:
             self.bonus[seat not in self.mine] += rules.belote_points
@@ -540,11 +540,11 @@ def _auction_misfit(obs: Observation, placed: dict[int, int], played: dict[int, 
     for seat, call in obs.calls:
         if seat == obs.seat:
             if isinstance(call, Bid):
-                named.add((seat & 1, call.strain))
+                named.add((rules.side_of(seat), call.strain))
             continue
         hand = placed.get(seat, 0) | played.get(seat, 0)
         if isinstance(call, Bid) and not call.capot:
-            side = seat & 1 if rules.players == 4 else seat
+            side = rules.side_of(seat)
             if (side, call.strain) not in named:
                 miss += max(0, call.value - BID_MARGIN - contract_estimate(hand, call.strain))
             named.add((side, call.strain))

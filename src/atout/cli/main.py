@@ -5,15 +5,23 @@ bot spec with bad fields); 2 bad usage (an unknown option, a number out of range
 unknown bot or score sheet) or unreadable input (missing, not UTF-8 text, too large);
 3 an unexpected error (a bug: ``atout play`` has saved the match first); 130 interrupted
 (Ctrl+C). Every message is in the language of ``--lang`` (French by default).
+
+A plain ``pip install atout`` has no dependency: ``referee``, ``demo`` and ``score`` need nothing more,
+and this module imports nothing outside the standard library. The other commands import what they
+need when they start, and first check that it is there: a command whose extra is not installed says
+which one (``pip install 'atout[play]'``) and exits with code 2 (:data:`NEEDS`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +34,7 @@ from atout.errors import AtoutError, RecordError, os_reason
 from atout.i18n import Message, get_language, language, plural, tr
 from atout.record import Record, read_records
 from atout.rules import Ruleset
+from atout.userdata import data_dir
 
 if TYPE_CHECKING:
     from atout.session import GameSession
@@ -34,6 +43,64 @@ EXIT_WRONG_INPUT = 1
 EXIT_USAGE = 2
 EXIT_CRASHED = 3
 EXIT_INTERRUPTED = 130
+
+#: The extra each command needs (pyproject.toml's optional dependencies) and the modules of it that the command
+#: imports; tests/test_packaging.py checks that the extra declares each module's distribution.
+NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "play": ("play", ("numba", "numpy", "rich", "textual")),
+    "analyse": ("play", ("numba", "numpy")),
+    "arena": ("arena", ("numba", "numpy", "rich", "scipy")),
+    "serve": (
+        "web",
+        (
+            "aiosqlite",
+            "alembic",
+            "fastapi",
+            "itsdangerous",
+            "jinja2",
+            "markdown_it",
+            "numba",
+            "numpy",
+            "platformdirs",
+            "pydantic",
+            "sqlalchemy",
+            "starlette",
+            "uvicorn",
+        ),
+    ),
+    # Only with a PostgreSQL URL (atout serve --database-url postgresql+asyncpg://...).
+    "postgres": ("postgres", ("asyncpg",)),
+}
+
+
+class MissingExtra(AtoutError):
+    """A command whose extra is not installed (exit code 2): the message names it and how to install it."""
+
+
+def missing_extra(command: str, need: str, missing: Sequence[str]) -> MissingExtra:
+    """The refusal of ``atout COMMAND`` when the modules ``missing`` of the extra that ``need`` names are not there."""
+    extra = NEEDS[need][0]
+    return MissingExtra(Message("cli.extra", command=command, extra=extra, missing=", ".join(missing)))
+
+
+def require(command: str, need: str) -> None:
+    """Refuse to run ``atout COMMAND`` (:class:`MissingExtra`) unless the modules ``NEEDS[need]`` lists are
+    installed (found, not imported: the command imports them when it needs them)."""
+    missing = [name for name in NEEDS[need][1] if importlib.util.find_spec(name) is None]
+    if missing:
+        raise missing_extra(command, need, missing)
+
+
+@contextmanager
+def importing(command: str, need: str) -> Iterator[None]:
+    """A command's imports: a module missing among them (one :data:`NEEDS` does not list, such as a dependency of
+    one it does) is the same refusal as :func:`require`'s; one of atout's own is a bug, and not hidden."""
+    try:
+        yield
+    except ModuleNotFoundError as err:
+        if not err.name or err.name.partition(".")[0] == "atout":
+            raise
+        raise missing_extra(command, need, [err.name]) from None
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -72,9 +139,11 @@ def _each_deal(source: str, show: Callable[[Deal], str]) -> int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from atout.cli.text import analysis_lines
-    from atout.solver import Solver
-    from atout.solver.analysis import analyse
+    require(args.command, "analyse")
+    with importing(args.command, "analyse"):
+        from atout.cli.text import analysis_lines
+        from atout.solver import Solver
+        from atout.solver.analysis import analyse
 
     lang = get_language()
     legend = [tr("text.analysis.legend")]  # said once, before the first deal with cards to analyse
@@ -87,13 +156,37 @@ def _analyse(args: argparse.Namespace) -> int:
         legend.clear()
         if deal.result is None:
             lines.append(tr("cli.analyse.unfinished", played=plural("text.cards_played", played)))
+        _prepare_solver()
         return "\n".join([*lines, *analysis_lines(deal, analyse(deal, Solver(deal.rules)), lang)])
 
     return _each_deal(args.file, show)
 
 
+def _prepare_solver() -> None:
+    """Compile the solver if numba's cache lacks it (once after an install: seconds), saying so on stderr
+    with its progress (on one line rewritten in a terminal, else at the start and the end)."""
+    from atout.solver.prepare import FUNCTIONS, needs_compiling, prepare
+
+    if not needs_compiling():
+        return
+    live = sys.stderr.isatty()
+
+    def progress(done: int, total: int, label: str) -> None:
+        if live:
+            end = "\n" if done == total else ""
+            print(f"\r{tr('text.preparing', done=done, total=total)}", end=end, file=sys.stderr, flush=True)
+        elif done in (0, total):
+            print(tr("text.preparing", done=done, total=total), file=sys.stderr, flush=True)
+
+    progress(0, len(FUNCTIONS), "")
+    prepare(progress)
+
+
 def _arena(args: argparse.Namespace) -> int:
-    from atout.cli.arena import run
+    require(args.command, "arena")
+    with importing(args.command, "arena"):
+        importlib.import_module("atout.arena")  # what the command runs: a module missing is named before it starts
+        from atout.cli.arena import run
 
     return run(args, _rules_from(args))
 
@@ -101,12 +194,6 @@ def _arena(args: argparse.Namespace) -> int:
 def default_save_path() -> Path:
     """Where ``atout play`` saves a match by default: the user's data directory."""
     return data_dir() / "partie.txt"
-
-
-def data_dir() -> Path:
-    """atout's directory in the user's data directory ($XDG_DATA_HOME, else ~/.local/share)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "atout"
 
 
 def _rules_from(args: argparse.Namespace) -> Ruleset:
@@ -134,11 +221,14 @@ def play_session(args: argparse.Namespace) -> tuple[GameSession, Path]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from atout.cli.table import TableApp
-    from atout.solver import warm_up
+    require(args.command, "play")
+    with importing(args.command, "play"):
+        from atout.cli.table import TableApp
+        from atout.solver import warm_up
+        from atout.solver.prepare import compiling
 
     session, save = play_session(args)
-    app = TableApp(session, get_language(), save, args.speed, warm_up=warm_up)
+    app = TableApp(session, get_language(), save, args.speed, warm_up=warm_up, preparation=compiling)
     app.run()  # the table saves after every action, and asks for another file when it cannot
     crashed = bool(app.return_code)  # an unexpected error, whose traceback Textual has printed
     if crashed:
@@ -151,11 +241,10 @@ def _play(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import dataclasses
 
-    try:
+    require(args.command, "serve")
+    with importing(args.command, "serve"):
         from atout.web.server import serve
         from atout.web.settings import Settings
-    except ImportError as err:
-        raise AtoutError(Message("cli.serve.extra", module=err.name or "?")) from None
     shard, shards = 0, 1
     if args.shard:
         try:
@@ -176,6 +265,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
+    _database_driver(args.command, settings.url())
     print(
         tr("cli.serve.listening", url=f"http://{args.host}:{args.port}/", database=settings.safe_url()), file=sys.stderr
     )
@@ -183,10 +273,18 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _database_driver(command: str, url: str) -> None:
+    """PostgreSQL's driver (asyncpg) is the extra ``atout[postgres]``: refuse a PostgreSQL URL without it."""
+    from sqlalchemy import make_url
+
+    if make_url(url).get_driver_name() == "asyncpg":
+        require(command, "postgres")
+
+
 def _score(args: argparse.Namespace) -> int:
     from atout.cli.scores import score_command
 
-    return score_command(args, _rules_from, data_dir() / "scores.sqlite3")
+    return score_command(args, _rules_from, lambda: data_dir() / "scores.sqlite3")
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -214,6 +312,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return code
         except (RecordError, WrongInput) as err:
             return _fail(args.command, err, EXIT_WRONG_INPUT)
+        except MissingExtra as err:
+            print(err.message(), file=sys.stderr)  # it names the command itself
+            return EXIT_USAGE
         except AtoutError as err:
             return _fail(args.command, err, EXIT_USAGE)
         except BrokenPipeError:

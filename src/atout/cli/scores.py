@@ -15,8 +15,11 @@ from atout.scorebook import NoScoreBook, ScoreBook, Sheet, side_names
 FORMATS = ("csv", "json")
 
 
-def score_command(args: argparse.Namespace, rules_from: Callable[[argparse.Namespace], Ruleset], default: Path) -> int:
-    """Run ``atout score ACTION [ID]``; returns the exit code.
+def score_command(
+    args: argparse.Namespace, rules_from: Callable[[argparse.Namespace], Ruleset], default: Callable[[], Path]
+) -> int:
+    """Run ``atout score ACTION [ID]``; returns the exit code. ``default`` gives the score book's path when
+    ``--db`` names none.
 
     Only ``new`` makes the score book (and its folder) if it is missing; every other command opens it
     read-only and changes it only when it writes (``resume`` once the sheet is found, ``delete`` once
@@ -27,7 +30,7 @@ def score_command(args: argparse.Namespace, rules_from: Callable[[argparse.Names
         raise AtoutError(Message("cli.score.needs_id", action=action))
     fmt = export_format(args.format, args.output) if action == "export" else None
     lang = get_language()
-    path = Path(args.db) if args.db else default
+    path = Path(args.db) if args.db else default()
     if action == "new":
         rules = rules_from(args)
         sides = side_names(rules, args.sides.split(",") if args.sides else None)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -31,14 +31,15 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from atout.actions import Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
-from atout.auction import BiddingAuction, Contract
-from atout.cards import Card, sorted_for_display
+from atout.actions import Action, Bid, Coinche, Declare, Play, Surcoinche, Take, strain_words
+from atout.auction import Contract
+from atout.cards import Card, Suit, sorted_for_display
 from atout.cli.summary import SummaryScreen
-from atout.cli.text import call_words, contract_text, doubling, preset_name, side_name, strain_words
+from atout.cli.text import call_words, contract_text, doubling, preset_name, side_name
 from atout.cli.typed import Reading, bid_examples, read_call, read_take, read_yes, typed, which
-from atout.deal import Phase, Trick
+from atout.deal import Phase
 from atout.errors import AtoutError, IllegalAction, os_reason
+from atout.events import Called, CardPlayed, Declared, Event, Heard, Resolved, TrickWon
 from atout.i18n import plural, tr
 from atout.notation import seat_letter, seat_name
 from atout.observation import Observation
@@ -46,6 +47,8 @@ from atout.session import GameSession
 
 #: The smallest terminal the table is drawn in.
 MIN_SIZE = (80, 24)
+#: Width of the bar that shows the solver's compilation (once after an install).
+PREPARING_BAR = 40
 #: Seconds a completed trick stays on the table (unless a key is pressed).
 TRICK_PAUSE = 1.5
 
@@ -99,6 +102,7 @@ class TableApp(App[None]):
         analyse: bool = True,
         *,
         warm_up: Callable[[], None] | None = None,
+        preparation: Callable[[], tuple[int, int] | None] | None = None,
         trick_pause: float = TRICK_PAUSE,
     ) -> None:
         super().__init__()
@@ -114,20 +118,23 @@ class TableApp(App[None]):
         #: A typed call whose letter may mean more than one thing: the text and its meanings, to ask about.
         self.pending_choice: tuple[str, tuple[Action, ...]] | None = None
         #: The completed trick still on the table.
-        self.showing: Trick | None = None
+        self.showing: TrickWon | None = None
         self._trick_timer: Timer | None = None
         #: The save failed: the entry asks for another file (and quits once saved, if the player was leaving).
         self.asking_path = False
         self._leave_after_save = False
         self._saved_moment: tuple[int, int, int] | None = None
         self.busy = False
-        self._tricks_seen = len(session.deal.tricks)
-        self._shown_seen = False
         self._warm_up = warm_up
         #: Set once the solver's kernels are compiled (at once without a warm-up to run).
         self.warmed = threading.Event()
         if warm_up is None:
             self.warmed.set()
+        #: The solver's compilation under way, (steps done, total) or None (atout.solver.prepare.compiling).
+        self._preparation = preparation
+        self._preparing_timer: Timer | None = None
+        #: A bot that searches (the expert) waits for the warm-up rather than compile in its turn, on its clock.
+        self._bots_search = any("search" in (s.bidder, s.player, s.taker) for s in session.bot_specs)
 
     def tr(self, key: str, /, **values: object) -> str:
         return tr(f"table.{key}", self.lang, **values)
@@ -149,14 +156,18 @@ class TableApp(App[None]):
         self.title = "atout"
         if self._warm_up is not None:
             self._warm()
+            if self._preparation is not None:
+                self._preparing_timer = self.set_interval(0.25, self._show_preparation)
         self.refresh_view()
         self.after_action()
 
     @work(thread=True, group="warm-up")
     def _warm(self) -> None:
         assert self._warm_up is not None
-        self._warm_up()  # compile the kernels and the solver while the player bids,
-        self.warmed.set()
+        try:
+            self._warm_up()  # compile the solver while the player bids,
+        finally:
+            self.warmed.set()  # (failed too: the bots waiting for it then compile, or fail, in their turn)
         gc.freeze()  # then spare later collections the ~100,000 objects of start-up (an 80 ms pause)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -171,7 +182,8 @@ class TableApp(App[None]):
     # --------------------------------------------------------------- drawing
     def card_markup(self, card: Card, *, bold: bool = False, dim: bool = False) -> str:
         """A card's label, hearts and diamonds in red."""
-        style = " ".join(s for s, on in (("b", bold), ("dim", dim), ("red", card >> 3 in (1, 2))) if on)
+        red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+        style = " ".join(s for s, on in (("b", bold), ("dim", dim), ("red", red)) if on)
         label = card.label(self.lang)
         return f"[{style}]{label}[/]" if style else label
 
@@ -215,18 +227,8 @@ class TableApp(App[None]):
         deal, rules = self.session.deal, self.session.rules
         if deal.contract is not None:
             return self.tr("contract", contract=escape(self._contract_words(deal.contract)))
-        auction = deal.auction
-        if isinstance(auction, BiddingAuction) and auction.best is not None:
-            best = auction.best
-            standing = Contract(
-                best.value,
-                best.strain,
-                auction.best_seat,
-                auction.level,
-                best.capot,
-                auction.coincher,
-                auction.surcoincher,
-            )
+        standing = deal.auction.standing
+        if standing is not None:
             return self.tr("standing", contract=escape(self._contract_words(standing, standing=True)))
         if deal.retourne is not None and deal.phase is Phase.AUCTION:
             return self.tr("retourne", card=self.card_markup(deal.retourne, bold=True))
@@ -282,15 +284,10 @@ class TableApp(App[None]):
         lines.append(f"{'':26}{cell(human)}")
         return "\n".join(lines)
 
-    def _won(self, trick: Trick) -> str:
-        deal = self.session.deal
-        if deal.phase is Phase.DONE and trick == deal.tricks[-1]:
-            # The deal's points beyond its tricks' cards: the dix de der, counted with the last trick.
-            bonus = sum(deal.points().values()) - sum(t.points for t in deal.tricks)
-            points = plural("table.points", trick.points + bonus, self.lang)
-            return self.tr("won_last_trick", seat=self.seat_label(trick.winner), points=points)
-        points = plural("table.points", trick.points, self.lang)
-        return self.tr("won_trick", seat=self.seat_label(trick.winner), points=points)
+    def _won(self, trick: TrickWon) -> str:
+        points = plural("table.points", trick.total, self.lang)
+        key = "won_last_trick" if trick.dix_de_der else "won_trick"
+        return self.tr(key, seat=self.seat_label(trick.winner), points=points)
 
     def _display_cards(self) -> list[Card]:
         deal = self.session.deal
@@ -315,6 +312,9 @@ class TableApp(App[None]):
             return self.tr("trick_pause")
         if session.deal_over or not session.human_to_play:
             turn = session.deal.turn
+            preparing = self._preparing_text()
+            if preparing and turn is not None:
+                return preparing
             return self.tr("waiting", seat=self.seat_label(turn)) if turn is not None else ""
         if self.pending_choice is not None:
             return escape(self._choice_question(*self.pending_choice))
@@ -333,14 +333,34 @@ class TableApp(App[None]):
             return escape(self._take_prompt(takes))
         return escape(self._bid_prompt(legal))
 
+    def _preparing_text(self) -> str:
+        """What the bots wait for while the solver is compiled (once after an install): its progress, on two
+        lines; "" when they wait for nothing."""
+        if self.warmed.is_set() or not self._bots_search or self._preparation is None:
+            return ""
+        state = self._preparation()
+        if state is None:
+            return ""
+        done, total = state
+        filled = PREPARING_BAR * done // max(total, 1)
+        bar = "━" * filled + "─" * (PREPARING_BAR - filled)
+        return tr("text.preparing", self.lang, done=done, total=total) + "\n " + bar
+
+    def _show_preparation(self) -> None:
+        """Redraw the prompt while the solver is compiled, for its progress; stop once it is ready."""
+        self.query_one("#prompt", Static).update(self._prompt_text())
+        if self.warmed.is_set() and self._preparing_timer is not None:
+            self._preparing_timer.stop()
+            self._preparing_timer = None
+
     def _take_prompt(self, takes: list[Take]) -> str:
         if len(takes) == 1:
-            return self.tr("take_one", strain=strain_words(takes[0].suit, self.lang))
+            return self.tr("take_one", strain=strain_words(takes[0].suit).message(self.lang))
         # A lone P is « passe » and a lone S saves: their suits are named in full.
         names = [
-            strain_words(t.suit, self.lang)
+            strain_words(t.suit).message(self.lang)
             if typed(t, self.lang) == "P" or typed(t, self.lang).lower() in self.ENTRY_COMMANDS
-            else f"{typed(t, self.lang)} {strain_words(t.suit, self.lang)}"
+            else f"{typed(t, self.lang)} {strain_words(t.suit).message(self.lang)}"
             for t in takes
         ]
         return self.tr("take_other", suits=", ".join(names))
@@ -401,7 +421,6 @@ class TableApp(App[None]):
     def after_action(self) -> None:
         """Save, report what happened, then let the bots play or wait for the human (a completed trick waits first)."""
         self._autosave()
-        self._report()
         self.refresh_view()
         session = self.session
         if self.showing is not None or self.asking_path:
@@ -419,25 +438,17 @@ class TableApp(App[None]):
             else:
                 self._bot_turn()
 
-    def _report(self) -> None:
-        deal = self.session.deal
-        tricks = deal.tricks
-        while self._tricks_seen < len(tricks):
-            trick = tricks[self._tricks_seen]
-            self.say(escape(self._won(trick)))
-            self._tricks_seen += 1
-            if self.trick_pause > 0:
-                self.showing = trick
-                if self._trick_timer is not None:
-                    self._trick_timer.stop()
-                    self._trick_timer = None
-                if not self.session.deal_over:  # the last trick stays until a key: then the end of the deal
-                    self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
-        if deal.resolution is not None and not self._shown_seen:
-            self._shown_seen = True
-            for seat, announced in deal.resolution.shown.items():
-                what = ", ".join(a.label(self.lang) for a in announced)
-                self.say(escape(self.tr("shown", seat=self.seat_label(seat), what=what)))
+    def _show_trick(self, trick: TrickWon) -> None:
+        """Say who won the trick, and leave it on the table a moment (the last one until a key)."""
+        self.say(escape(self._won(trick)))
+        if self.trick_pause <= 0:
+            return
+        self.showing = trick
+        if self._trick_timer is not None:
+            self._trick_timer.stop()
+            self._trick_timer = None
+        if not self.session.deal_over:  # the last trick stays until a key: then the end of the deal
+            self._trick_timer = self.set_timer(self.trick_pause, self._clear_trick)
 
     def _clear_trick(self) -> None:
         """Take the completed trick off the table and go on."""
@@ -454,48 +465,50 @@ class TableApp(App[None]):
             return
         self.session.next_deal()
         self.log_lines.clear()
-        self._tricks_seen = 0
-        self._shown_seen = False
         self.after_action()
 
     @work(thread=True, exclusive=True, group="bots")
     def _bot_turn(self) -> None:
+        if self._bots_search:
+            self.warmed.wait()  # the solver's compilation, once after an install (its progress is shown)
         choice = self.session.bot_choice()
         self.call_from_thread(self._apply_bot, choice)
 
     def _apply_bot(self, choice: tuple[int, Action] | None) -> None:
         self.busy = False
         if choice is not None:
-            seat, action = choice
-            self.session.apply_bot(seat, action)
-            self._narrate(seat, action)
+            self._narrate(self.session.apply_bot(*choice))
         self.after_action()
 
-    def _narrate(self, seat: int, action: Action) -> None:
-        who = self.seat_label(seat)
-        if isinstance(action, (Pass, Bid, Coinche, Surcoinche, Take)):
-            self.say(escape(self.tr("calls", seat=who, call=call_words(self.session.rules, action, self.lang))))
-        elif isinstance(action, Declare) and action.announcements:
-            # The others hear the nature only (FFB §8.2); the cards are shown at trick 2 if they count.
-            heard = ", ".join(tr(f"common.announcement.{a.kind}", self.lang).lower() for a in action.announcements)
-            what = action.label(self.lang) if seat == self.session.human else heard
-            self.say(escape(self.tr("announces", seat=who, what=what)))
-        elif isinstance(action, Play) and action.belote:
-            said = sum(
-                1
-                for s, c in self.session.deal.observation(seat).belote_said
-                if s == seat and c >> 3 == action.card >> 3
-            )
-            self.say(escape(self.tr("says_rebelote" if said == 2 else "says_belote", seat=who)))
+    def _narrate(self, events: Iterable[Event]) -> None:
+        """Say what an action did, from the rules core's events as the human perceives them."""
+        for event in events:
+            if isinstance(event, Called):
+                call = call_words(self.session.rules, event.call, self.lang)
+                self.say(escape(self.tr("calls", seat=self.seat_label(event.seat), call=call)))
+            elif isinstance(event, Declared) and event.announcements:  # the human's own, whole
+                what = Declare(event.announcements).label(self.lang)
+                self.say(escape(self.tr("announces", seat=self.seat_label(event.seat), what=what)))
+            elif isinstance(event, Heard) and event.declarations:  # the nature only (FFB §8.2)
+                what = ", ".join(tr(f"common.announcement.{d.kind}", self.lang).lower() for d in event.declarations)
+                self.say(escape(self.tr("announces", seat=self.seat_label(event.seat), what=what)))
+            elif isinstance(event, CardPlayed) and event.word:
+                self.say(escape(self.tr(f"says_{event.word}", seat=self.seat_label(event.seat))))
+            elif isinstance(event, TrickWon):
+                self._show_trick(event)
+            elif isinstance(event, Resolved):
+                for seat, announced in event.shown.items():
+                    what = ", ".join(a.label(self.lang) for a in announced)
+                    self.say(escape(self.tr("shown", seat=self.seat_label(seat), what=what)))
 
     def _human(self, action: Action) -> None:
         try:
-            self.session.play(action)
+            events = self.session.play(action)
         except IllegalAction as err:
             self.say(f"[red]{escape(self.tr('illegal', reason=err.message(self.lang)))}[/red]")
             self.refresh_view()
             return
-        self._narrate(self.session.human, action)
+        self._narrate(events)
         self.after_action()
 
     # ----------------------------------------------------------------- input

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
+from atout.actions import Action, Bid, Coinche, Pass, Surcoinche, Take, strain_words
 from atout.auction import Contract
 from atout.cards import sorted_for_display
 from atout.deal import Deal
@@ -44,19 +44,12 @@ def side_name(rules: Ruleset, side: int, lang: str) -> str:
     return seat_name(rules, side, lang)
 
 
-def strain_words(strain: int, lang: str) -> str:
-    """``cœur``, ``sans atout`` / ``hearts``, ``no trump``."""
-    if strain < 4:
-        return tr(f"common.suit_name.{'SHDC'[strain]}", lang)
-    return tr(f"common.strain_name.{('SA', 'TA')[strain - 4]}", lang)
-
-
 def bid_words(value: int, strain: int, capot: bool, lang: str) -> str:
     """A bid with its suit's symbol and name: ``90 ♥ (cœur)``, ``capot ♠ (pique)``; without a value nor capot,
     the trump of a taking auction: ``atout cœur``."""
     if not value and not capot:
-        return tr("text.trump", lang, strain=strain_words(strain, lang))
-    return tr("text.bid", lang, bid=Bid(value, strain, capot).label(lang), strain=strain_words(strain, lang))
+        return tr("text.trump", lang, strain=strain_words(strain))
+    return tr("text.bid", lang, bid=Bid(value, strain, capot).label(lang), strain=strain_words(strain))
 
 
 def call_words(rules: Ruleset, action: Action, lang: str) -> str:
@@ -64,7 +57,7 @@ def call_words(rules: Ruleset, action: Action, lang: str) -> str:
     if isinstance(action, Bid):
         return bid_words(action.value, action.strain, action.capot, lang)
     if isinstance(action, Take):
-        return tr("text.take", lang, strain=strain_words(action.suit, lang))
+        return tr("text.take", lang, strain=strain_words(action.suit))
     if isinstance(action, Pass):
         return tr("text.pass", lang)
     if isinstance(action, (Coinche, Surcoinche)):
@@ -98,7 +91,7 @@ def hand_text(mask: int, strain: int | None, lang: str) -> str:
     """A hand grouped by suit, strongest first: ``V♥ 9♥ A♥  R♠ 10♠ ...``."""
     groups: dict[int, list[str]] = {}
     for card in sorted_for_display(mask, strain):
-        groups.setdefault(card >> 3, []).append(card.label(lang))
+        groups.setdefault(card.suit, []).append(card.label(lang))
     return "  ".join(" ".join(cards) for cards in groups.values()) or "-"
 
 

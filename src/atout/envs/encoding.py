@@ -40,6 +40,7 @@ from atout.announcements import KINDS, Announcement
 from atout.envs.actions import MAX_ANNOUNCEMENTS, ruleset_bids
 from atout.observation import Observation
 from atout.rules import Ruleset, per_ruleset
+from atout.tables import DIX_DE_DER
 
 #: Scales: points of an announcement, card points of a deal, marks and scores.
 ANNOUNCEMENT_SCALE = 200.0
@@ -308,7 +309,7 @@ def encode(
                 put("voids", who, led)
         side = layout.side(trick.winner)
         won[side] += 1
-        points[side] += trick.points + (10 if number == rules.hand_size - 1 else 0)
+        points[side] += trick.points + (DIX_DE_DER if number == rules.hand_size - 1 else 0)
     for side in range(layout.sides):
         put("tricks_won", side, 0, won[side] / rules.hand_size)
         put("card_points", side, 0, points[side] / CARD_POINTS_SCALE)
@@ -333,7 +334,7 @@ def encode(
             put_cards("shown", who, a.cards)
     if obs.announcement_winner is not None:
         put("announcement_winner", rules.sides.index(obs.announcement_winner), 0)
-    for who, card in obs.belote_said:
+    for who, card, _ in obs.belote_said:
         put("belote", who, 2 * (card >> 3) + (card & 7) - 5)
     if obs.result is not None and not obs.result.passed_out:
         for side, marks in obs.result.marks.items():

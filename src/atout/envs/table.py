@@ -54,8 +54,10 @@ from atout.envs.encoding import (
     layout_of,
 )
 from atout.errors import AtoutError
+from atout.events import Resolved, TrickWon
 from atout.match import Match
 from atout.rules import Ruleset, per_ruleset
+from atout.tables import DIX_DE_DER
 
 _T = TypeVar("_T")
 EPISODES = ("deal", "match")
@@ -154,7 +156,7 @@ def deal_bound(rules: Ruleset) -> int:
     announcements = rules.players * (rules.hand_size // 3) * 200 if rules.announcements else 0
     belotes = rules.players * 4 * rules.belote_points if rules.belote else 0
     multiplier = max(rules.coinche_multiplier, rules.surcoinche_multiplier) if rules.coinche else 1
-    return (contract + rules.capot_points + announcements + belotes + 10) * multiplier + rules.capot_prime
+    return (contract + rules.capot_points + announcements + belotes + DIX_DE_DER) * multiplier + rules.capot_prime
 
 
 def seat_rewards(rules: Ruleset, marks: dict[int, int]) -> dict[int, float]:
@@ -197,7 +199,6 @@ class Table:
         self._trick_value = 0.0
         self._trick: list[tuple[int, int]] = []
         self._won = self._points = [0] * layout.sides
-        self._shown = False
         #: Someone may say belote in this deal's play.
         self._belote = False
         self._mask: MaskArray | None = None
@@ -250,7 +251,6 @@ class Table:
         self._trick_value = 1 / self.rules.hand_size
         self._won = [0] * self.layout.sides
         self._points = [0] * self.layout.sides
-        self._shown = not self.rules.announcements
         self._belote = False
         self._mask = None
         self._cards = self._belote_cards = 0
@@ -264,7 +264,7 @@ class Table:
         twin._flat[:] = self._flat
         twin._turn, twin.over, twin._passes, twin._tricks = self._turn, self.over, self._passes, self._tricks
         twin._trick, twin._won, twin._points = list(self._trick), list(self._won), list(self._points)
-        twin._trick_value, twin._shown, twin._belote = self._trick_value, self._shown, self._belote
+        twin._trick_value, twin._belote = self._trick_value, self._belote
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -514,7 +514,7 @@ class Table:
         """Play ``action`` (of ``card``) for the seat in turn, and track it."""
         seat = self._turn
         assert seat is not None
-        self.deal.apply(action)
+        events = self.deal.apply(action)
         self._mask = None
         self._cards = 0
         state = self._state
@@ -530,37 +530,33 @@ class Table:
         if trick and card >> 3 != trick[0][1] >> 3:
             self._set("voids", seat, trick[0][1] >> 3)
         trick.append((seat, card))
-        if len(trick) < self.players:
-            self._turn = seat + 1 if seat + 1 < self.players else 0
-        else:
-            self._end_of_trick()
-        if not self._shown and self._tricks:
-            self._show_announcements()
+        self._turn = seat + 1 if seat + 1 < self.players else 0
+        for event in events[1:]:  # what the card did: the announcements shown, the trick won, the deal over
+            if type(event) is TrickWon:
+                self._end_of_trick(event)
+            elif type(event) is Resolved:
+                self._show_announcements(event)
         if self._turn is None:
             return self._end_of_deal()
         return {}
 
-    def _show_announcements(self) -> None:
-        """From the first card of trick 2, the announcements' cards are shown (once resolved)."""
-        resolution = self.deal.resolution
-        if resolution is not None:
-            self._shown = True
-            for who, shown in resolution.shown.items():
-                for a in shown:
-                    self._set_cards("shown", who, a.cards)
-            if resolution.winner is not None:
-                self._set("announcement_winner", self.rules.sides.index(resolution.winner), 0)
+    def _show_announcements(self, resolved: Resolved) -> None:
+        """At the first card of trick 2, the announcements' cards are shown."""
+        for who, shown in resolved.shown.items():
+            for a in shown:
+                self._set_cards("shown", who, a.cards)
+        if resolved.winner is not None:
+            self._set("announcement_winner", self.rules.sides.index(resolved.winner), 0)
 
-    def _end_of_trick(self) -> None:
+    def _end_of_trick(self, done: TrickWon) -> None:
         """Track the trick just completed, and its winner's turn (none after the last trick)."""
         hand_size = self.rules.hand_size
         self._trick = []
         self._tricks = tricks = self._tricks + 1
         self._trick_value = (tricks + 1) / hand_size
-        done = self.deal.tricks[-1]
         side = self.layout.seat_sides[done.winner]
         self._won[side] += 1
-        self._points[side] += done.points + (10 if tricks == hand_size else 0)
+        self._points[side] += done.total
         plan = self._plan
         self._write(plan.tricks_won[side], self._won[side] / hand_size)
         self._write(plan.card_points[side], self._points[side] / CARD_POINTS_SCALE)

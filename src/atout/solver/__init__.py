@@ -31,7 +31,6 @@ from atout.cards import ALL_CARDS, Card
 from atout.deal import Deal, Phase
 from atout.errors import AtoutError
 from atout.fast import mode_of
-from atout.fast import warm_up as warm_up_kernels
 from atout.fast.kernels import card_points
 from atout.play import trick_winner_index
 from atout.rules import Ruleset
@@ -154,6 +153,8 @@ class Solver:
         self._identity: tuple[object, ...] | None = None
         self._tricks = np.zeros((rules.hand_size + 1, 4), np.int64)
         self._seat_side = np.zeros(rules.players, np.int64)
+        self._buffers = search.buffers()
+        self._no_cards = np.zeros(0, np.int64)
 
     # --------------------------------------------------------------- queries
     def solve(self, deal: Deal, node_limit: int = 0) -> Solution:
@@ -169,7 +170,8 @@ class Solver:
         self._ctx[context.ME] = me
         hands, win = self._load(pos)
         with self._limit(node_limit):
-            search.solve_moves(
+            search.run(
+                search.SOLVE,
                 hands,
                 pos.leader,
                 self._tricks,
@@ -178,11 +180,15 @@ class Solver:
                 pos.tricks_left,
                 pos.capot[0],
                 pos.capot[1],
+                0,
+                0,
+                0,
                 np.array(cards, np.int64),
+                values,
                 self._seat_side,
                 self._ctx,
                 self._table,
-                values,
+                *self._buffers,
             )
         by_card = sorted(zip(cards, values, strict=True))
         return Solution({ALL_CARDS[c]: int(v) for c, v in by_card}, me, int(self._ctx[context.NODES]))
@@ -197,7 +203,8 @@ class Solver:
         hands, win = self._load(pos)
         upper = bounds.upper_bound(hands, self._tricks, len(pos.trick), pos.tricks_left, self._ctx)
         with self._limit(node_limit):
-            value = search.exact(
+            value = search.run(
+                search.EXACT,
                 hands,
                 pos.leader,
                 self._tricks,
@@ -209,9 +216,12 @@ class Solver:
                 0,
                 upper,
                 guess,
+                self._no_cards,
+                self._no_cards,
                 self._seat_side,
                 self._ctx,
                 self._table,
+                *self._buffers,
             )
         return int(value)
 
@@ -234,7 +244,8 @@ class Solver:
         self._ctx[context.ME] = me
         hands, win = self._load(pos)
         with self._limit(0):
-            found = search.search(
+            found = search.run(
+                search.WINDOW,
                 hands,
                 pos.leader,
                 self._tricks,
@@ -245,9 +256,13 @@ class Solver:
                 pos.capot[1],
                 need - 1,
                 need,
+                0,
+                self._no_cards,
+                self._no_cards,
                 self._seat_side,
                 self._ctx,
                 self._table,
+                *self._buffers,
             )
         return bool(found >= need)
 
@@ -307,17 +322,11 @@ class Solver:
         return np.array(pos.hands, np.int64), win
 
 
-#: A two-trick ending: solving it compiles every function the solver calls.
-_WARM_UP = "coinche N play A7.../.A7../..A7./...A7 80S@N N:- 108,0 6,0 -;0,0,0,0 =0,0 -"
-
-
 def warm_up() -> None:
-    """Compile (or load from numba's disk cache) the kernels and the solver, e.g. in a background
-    thread at start-up, so that no hint or computer player's first card waits for the compiler:
-    over half a minute once after an install, under a second from the cache."""
-    warm_up_kernels()
-    deal = Deal.from_position(_WARM_UP)
-    solver = Solver(deal.rules, table_bits=10)
-    solver.solve(deal)
-    solver.value(deal)
-    solver.can_reach(deal, 1, 1)
+    """Compile (or load from numba's disk cache) the solver, e.g. in a background thread at start-up, so
+    that no hint or computer player's first card waits for the compiler: about fifteen seconds once after
+    an install, under a second from the cache. (:func:`atout.solver.prepare.prepare`, which this calls,
+    also reports its progress.)"""
+    from atout.solver.prepare import prepare
+
+    prepare()

@@ -9,7 +9,7 @@ the card. A card with a cost is a mistake (double-dummy: against perfect play).
 >>> hands = ["AKQJT987...", ".AKQJT987..", "..AKQJT987.", "...AKQJT987"]   # a suit each
 >>> deal = Deal.from_hands(Ruleset.preset("coinche", announcements=False), hands, dealer=3)
 >>> for call in ["80S", "P", "P", "P", "7S", "7H", "7D", "7C"]:
-...     deal.apply(call)
+...     _ = deal.apply(call)
 >>> first = analyse(deal)[0]            # North led 7♠ and will take every trick whatever he leads
 >>> str(first.card), first.value, first.best, first.cost
 ('7♠', 252, 252, 0)

@@ -10,7 +10,7 @@ from numba import njit
 
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, card_points, lowest, popcount
-from atout.solver.context import BY_STRENGTH, CAPOT_BONUS, MODE, PLAYERS, SUITS, TABLES, helper
+from atout.solver.context import BY_STRENGTH, CAPOT_BONUS, MODE, ONE, PLAYERS, SUITS, TABLES, helper
 
 
 @helper
@@ -146,7 +146,7 @@ def leader_sure(
                 break
         if not (hands[partner] >> top) & 1:
             continue
-        entry = POINTS[mode, top] + _cheapest(mine, 1, mode)
+        entry = POINTS[mode, top] + _cheapest(mine, ONE, mode)
         followed = everyone
         safe = True
         for s in range(4):
@@ -154,7 +154,7 @@ def leader_sure(
                 continue
             held = hands[s] & mask
             if held:
-                entry += _cheapest(held, 1, mode)
+                entry += _cheapest(held, ONE, mode)
             elif mode < 4 and hands[s] & SUITS[mode]:
                 safe = False
             else:

@@ -5,6 +5,7 @@ the compile options of the helpers."""
 from __future__ import annotations
 
 import sys
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -30,6 +31,13 @@ MAX_HAND = 10
 CTX_SIZE = KILLERS + 2 * 16 * (MAX_HAND + 1)
 #: More than any value: the best value of a node before its first card.
 INF = 10_000
+#: ``False``, ``1`` and ``0`` for the arguments of compiled calls (and the first value of a variable
+#: passed to one): numba compiles a function once more for each literal constant it is called with
+#: (``legal_mask(..., False, ...)`` beside ``legal_mask(..., partner_winning, ...)``), and it types a
+#: NumPy scalar as any variable of its type. (``cast``: for mypy, which knows them as ``bool`` and ``int``.)
+NO = cast(bool, np.bool_(False))
+ONE = cast(int, np.int64(1))
+ZERO = cast(int, np.int64(0))
 #: ``SUITS[s]``: the mask of suit ``s``.
 SUITS = np.array([0xFF << (8 * s) for s in range(4)], np.int64)
 

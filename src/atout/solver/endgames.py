@@ -17,6 +17,7 @@ from atout.solver.context import (
     INF,
     ME,
     MODE,
+    NO,
     OVER_PARTNER,
     PLAYERS,
     TABLES,
@@ -132,7 +133,7 @@ def last_two(
         best1 = -INF if max1 else INF
         a1 = a0
         b1 = b0
-        m1 = legal_mask(h1, c0, c0, False, mode, over, under, under_partner)
+        m1 = legal_mask(h1, c0, c0, NO, mode, over, under, under_partner)
         while m1 and a1 < b1:
             c1 = lowest(m1)
             m1 &= m1 - 1
@@ -251,7 +252,7 @@ def three_tricks(
         best1 = INF if ours else -INF
         a1 = a0
         b1 = b0
-        legal = legal_mask(h1, c0, c0, False, mode, over, under, under_partner)
+        legal = legal_mask(h1, c0, c0, NO, mode, over, under, under_partner)
         for k in order3(legal, remaining, mode, c0, False, False, False, -1, -1, -1):
             if k == NO_CARD or a1 >= b1:
                 break

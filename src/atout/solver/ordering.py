@@ -16,7 +16,7 @@ from numba import njit
 
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, STRENGTH, beats, lowest
-from atout.solver.context import KILLERS, MODE, PARTNERS, PLAYERS, SUITS, TABLES, helper, legal_cards, seat
+from atout.solver.context import KILLERS, MODE, NO, PARTNERS, PLAYERS, SUITS, TABLES, helper, legal_cards, seat
 from atout.solver.stack import Stack
 
 
@@ -127,7 +127,7 @@ def _trick_guess(
 def last_can_beat(hand: int, led: int, winning: int, mode: int, ctx: np.ndarray) -> bool:
     """Whether the last player of a four-player trick, holding ``hand``, has a legal card that
     beats ``winning``."""
-    m = legal_cards(hand, led, winning, False, mode, ctx)
+    m = legal_cards(hand, led, winning, NO, mode, ctx)
     while m:
         if beats(lowest(m), winning, mode):
             return True

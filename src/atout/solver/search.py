@@ -11,7 +11,8 @@ recursive function. A trick start is first settled, if it can be, by the transpo
 (:mod:`atout.solver.table`), by bounds without search (:mod:`atout.solver.bounds`), or near the end
 by the nested loops of :mod:`atout.solver.endgames`; otherwise its cards are searched in the order
 :mod:`atout.solver.ordering` gives. :func:`exact` finds a value by zero-window searches, and
-:func:`solve_moves` the value of each card of the player to move.
+:func:`solve_moves` the value of each card of the player to move. The solver calls :func:`run`, one
+compiled function for all three, with scratch arrays it keeps (:func:`buffers`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from atout.solver.context import (
     PLAYERS,
     TABLES,
     TT_BITS,
+    ZERO,
     helper,
     legal_cards,
     seat,
@@ -268,6 +270,49 @@ def _push(
     st.beta[child] = st.beta[d] - gained
 
 
+@njit(cache=True, inline="always")
+def _start(
+    hands: np.ndarray,
+    leader: int,
+    tricks: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    alpha: int,
+    beta: int,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+    stack: np.ndarray,
+    keys: np.ndarray,
+    scratch: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """:func:`search` in the scratch arrays of :func:`buffers`: the root node, the table's keys, then
+    :func:`_search`."""
+    players = ctx[PLAYERS]
+    mode = ctx[MODE]
+    st = stack[0]
+    st.leader[0] = leader
+    st.count[0] = count
+    st.win[0] = win
+    st.left[0] = tricks_left
+    st.capot0[0] = capot0
+    st.capot1[0] = capot1
+    st.alpha[0] = alpha
+    st.beta[0] = beta
+    st.gained[0] = 0
+    remaining = ZERO
+    for s in range(players):
+        remaining |= hands[s]
+    st.remaining[0] = remaining
+    st.points[0] = card_points(remaining, mode)
+    suit_keys(hands, players, mode, keys)
+    return _search(stack, hands, tricks, seat_side, ctx, table, keys, scratch, work)
+
+
 @njit(cache=True)
 def search(
     hands: np.ndarray,
@@ -287,31 +332,32 @@ def search(
     """Points side ``ctx[ME]`` takes from this node, searched in the window (alpha, beta) (fail-soft).
 
     ``tricks[tricks_left]`` holds the cards of the trick in progress (``count`` of them,
-    ``win`` the index of the one holding it); deeper tricks use lower rows.
+    ``win`` the index of the one holding it); deeper tricks use lower rows. (The solver asks
+    :func:`run`, which does the same in arrays it keeps.)
     """
-    players = ctx[PLAYERS]
-    mode = ctx[MODE]
     stack = np.empty(1, STACK)
-    st = stack[0]
-    st.leader[0] = leader
-    st.count[0] = count
-    st.win[0] = win
-    st.left[0] = tricks_left
-    st.capot0[0] = capot0
-    st.capot1[0] = capot1
-    st.alpha[0] = alpha
-    st.beta[0] = beta
-    st.gained[0] = 0
-    remaining = 0
-    for s in range(players):
-        remaining |= hands[s]
-    st.remaining[0] = remaining
-    st.points[0] = card_points(remaining, mode)
     keys = np.empty((4, 256), np.int64)
-    suit_keys(hands, players, mode, keys)
     scratch = np.empty(MAX_HAND, np.int64)
     work = np.empty(4, np.int64)
-    return _search(stack, hands, tricks, seat_side, ctx, table, keys, scratch, work)
+    return _start(
+        hands,
+        leader,
+        tricks,
+        count,
+        win,
+        tricks_left,
+        capot0,
+        capot1,
+        alpha,
+        beta,
+        seat_side,
+        ctx,
+        table,
+        stack,
+        keys,
+        scratch,
+        work,
+    )
 
 
 @helper
@@ -401,7 +447,7 @@ def _search(
             action = _NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def exact(
     hands: np.ndarray,
     leader: int,
@@ -417,6 +463,10 @@ def exact(
     seat_side: np.ndarray,
     ctx: np.ndarray,
     table: np.ndarray,
+    stack: np.ndarray,
+    keys: np.ndarray,
+    scratch: np.ndarray,
+    work: np.ndarray,
 ) -> int:
     """The exact value of a node known to lie in [lower, upper), by zero-window searches, the
     first at ``probe``. After a fail-high the next one gallops up from the bound found (2, 4, 8...
@@ -428,7 +478,25 @@ def exact(
     b = min(max(probe, lower + 1), upper - 1)
     step = 2
     while lower + 1 < upper:
-        g = search(hands, leader, tricks, count, win, tricks_left, capot0, capot1, b - 1, b, seat_side, ctx, table)
+        g = _start(
+            hands,
+            leader,
+            tricks,
+            count,
+            win,
+            tricks_left,
+            capot0,
+            capot1,
+            b - 1,
+            b,
+            seat_side,
+            ctx,
+            table,
+            stack,
+            keys,
+            scratch,
+            work,
+        )
         if ctx[ABORTED]:
             return lower
         if g >= b:
@@ -442,7 +510,7 @@ def exact(
     return lower
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def solve_moves(
     hands: np.ndarray,
     leader: int,
@@ -457,6 +525,10 @@ def solve_moves(
     ctx: np.ndarray,
     table: np.ndarray,
     out: np.ndarray,
+    stack: np.ndarray,
+    keys: np.ndarray,
+    scratch: np.ndarray,
+    work: np.ndarray,
 ) -> None:
     """The exact value, for the mover's side (``ctx[ME]``), of playing each of ``cards``.
 
@@ -469,7 +541,7 @@ def solve_moves(
     trick = tricks[tricks_left]
     mover = seat(leader + count, players)
     hand = hands[mover]
-    in_play = 0
+    in_play = ZERO
     for s in range(players):
         in_play |= hands[s]
     for i in range(count):
@@ -501,13 +573,135 @@ def solve_moves(
         rest = 0
         if left > 0:
             rest = exact(
-                hands, lead, tricks, cnt, w, left, c0, c1, 0, upper - gained, best - gained, seat_side, ctx, table
+                hands,
+                lead,
+                tricks,
+                cnt,
+                w,
+                left,
+                c0,
+                c1,
+                0,
+                upper - gained,
+                best - gained,
+                seat_side,
+                ctx,
+                table,
+                stack,
+                keys,
+                scratch,
+                work,
             )
         out[i] = gained + rest
         best = max(best, out[i])
         hands[mover] = hand
         if ctx[ABORTED]:
             return
+
+
+#: What :func:`run` computes: the value of each of the root's cards (:func:`solve_moves`), the node's
+#: exact value (:func:`exact`), or a search in a window (:func:`search`).
+SOLVE, EXACT, WINDOW = range(3)
+
+
+def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch arrays :func:`run` searches in: the stack, the table's keys, and two scratch arrays."""
+    return np.zeros(1, STACK), np.zeros((4, 256), np.int64), np.zeros(MAX_HAND, np.int64), np.zeros(4, np.int64)
+
+
+@njit(cache=True)
+def run(
+    op: int,
+    hands: np.ndarray,
+    leader: int,
+    tricks: np.ndarray,
+    count: int,
+    win: int,
+    tricks_left: int,
+    capot0: bool,
+    capot1: bool,
+    lower: int,
+    upper: int,
+    probe: int,
+    cards: np.ndarray,
+    out: np.ndarray,
+    seat_side: np.ndarray,
+    ctx: np.ndarray,
+    table: np.ndarray,
+    stack: np.ndarray,
+    keys: np.ndarray,
+    scratch: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """Every query of the solver, in the one function it calls: ``op`` ``SOLVE``, the value of each
+    of ``cards`` into ``out`` (:func:`solve_moves`); ``EXACT``, the node's exact value, known to lie in
+    [lower, upper), the first probe at ``probe`` (:func:`exact`); ``WINDOW``, the node searched in the
+    window (lower, upper) (:func:`search`). ``stack`` to ``work``: :func:`buffers`.
+
+    One function, because numba compiles into each compiled caller of :func:`_search` the whole search
+    again (about a second each): solving, valuing and searching each in its own function, one calling
+    the other, compiled it four times after an install (docs/performance.md)."""
+    if op == SOLVE:
+        solve_moves(
+            hands,
+            leader,
+            tricks,
+            count,
+            win,
+            tricks_left,
+            capot0,
+            capot1,
+            cards,
+            seat_side,
+            ctx,
+            table,
+            out,
+            stack,
+            keys,
+            scratch,
+            work,
+        )
+        return 0
+    if op == EXACT:
+        return exact(
+            hands,
+            leader,
+            tricks,
+            count,
+            win,
+            tricks_left,
+            capot0,
+            capot1,
+            lower,
+            upper,
+            probe,
+            seat_side,
+            ctx,
+            table,
+            stack,
+            keys,
+            scratch,
+            work,
+        )
+    return _start(
+        hands,
+        leader,
+        tricks,
+        count,
+        win,
+        tricks_left,
+        capot0,
+        capot1,
+        lower,
+        upper,
+        seat_side,
+        ctx,
+        table,
+        stack,
+        keys,
+        scratch,
+        work,
+    )
 
 
 guard(sys.modules[__name__], TABLES)

@@ -4,10 +4,10 @@ Everything that can change a table (a player connecting or leaving, sitting down
 an action, a bot's move, a timer) is a command on the actor's queue, handled in
 order. An action is checked by the rules core, appended to the store, then applied
 and broadcast: a restart replays the log and loses nothing that anyone saw. Each
-broadcast is an *update* with a version number, carrying the public events and,
-for each recipient, its own view (:mod:`atout.web.views`). A client that
-reconnects gives its last version and receives the updates it missed, or a
-snapshot of its view.
+broadcast is an *update* with a version number, carrying to each recipient the
+events as his seat perceives them and what they changed of his view
+(:mod:`atout.web.views`). A client that reconnects gives its last version and
+receives the events it missed and its view, or a snapshot of its view.
 
 Bots fill the seats left open when the game starts and play, paced so people can
 follow, for a player who has been away past the timeout, until he is back. A table
@@ -23,24 +23,31 @@ import re
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from atout.actions import Action
 from atout.bots import load_spec
 from atout.errors import IllegalAction
+from atout.events import Event, TrickWon
 from atout.i18n import tr
 from atout.rules import Ruleset
-from atout.web.game import Event, TableGame
+from atout.web import serialize
+from atout.web.events import DealStarted, GameSaved, ScoreRead, SeatChanged
+from atout.web.game import TableGame
+from atout.web.protocol import Ack, ErrorMessage, MissedUpdate, Outgoing, Replaced, Resume, Snapshot, Update
+from atout.web.protocol import Event as WireEvent
 from atout.web.settings import Settings
+from atout.web.states import SeatKind, TableStatus
 from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store, StoreUnavailable, TableRow
-from atout.web.views import SeatState, View, table_view
+from atout.web.views import SeatState, TableState, Viewer, changes, table_view
+from atout.web.wire import SeatInfo, TableInfo, TableView
 from atout.web.workers import BotPool, BotRequest
 
 log = logging.getLogger("atout.web")
 #: Updates kept for clients that reconnect (older ones get a snapshot).
-UPDATES_KEPT = 256
+UPDATES_KEPT = 64
 #: Action ids remembered to recognise a resent action (each with its player: ids are per player).
 IDS_KEPT = 512
 NAME_LENGTH = 24
@@ -54,7 +61,7 @@ class Connection(Protocol):
     player: str | None
     lang: str
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Outgoing) -> None:
         """Queue a message for the client (never blocks the actor)."""
 
     def close(self, code: int) -> None:
@@ -125,11 +132,21 @@ class Sync:
 @dataclass
 class Seat:
     seat: int
-    kind: str
+    kind: SeatKind
     name: str
     player: str | None
     away_since: float | None = None
     replaced: bool = False
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """An update as kept for the clients that resume: its version, its events, and the trump they were
+    said under (what a declarer's announcements are worth)."""
+
+    version: int
+    events: Sequence[Event]
+    strain: int | None
 
 
 class Refused(Exception):
@@ -159,7 +176,6 @@ class TableActor:
         self.row = row
         self.rules = Ruleset.from_json(row.rules)
         self.bot_spec = load_spec(row.bots)
-        self.status = row.status
         self.seats = [Seat(s.seat, s.kind, s.name, s.player) for s in seats]
         self.game = game
         self.store = store
@@ -169,7 +185,7 @@ class TableActor:
         self.rng = rng or random.SystemRandom()
         self.epoch = secrets.token_hex(4)
         self.version = 0
-        self.updates: deque[tuple[int, list[Event]]] = deque(maxlen=UPDATES_KEPT)
+        self.updates: deque[Broadcast] = deque(maxlen=UPDATES_KEPT)
         self.conns: list[Connection] = []
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.waiting: set[int] = set()
@@ -185,12 +201,16 @@ class TableActor:
             self._deal_ended = self._now()
         now = self._now()
         for seat in self.seats:
-            if seat.kind == "human":
+            if seat.kind is SeatKind.HUMAN:
                 seat.away_since = now
 
     @property
     def code(self) -> str:
         return self.row.code
+
+    @property
+    def status(self) -> TableStatus:
+        return self.row.status
 
     # --------------------------------------------------------------- running
     def start(self) -> None:
@@ -201,7 +221,7 @@ class TableActor:
     @property
     def unsaved(self) -> bool:
         """The match is over but not yet saved as a finished game (the database was unavailable)."""
-        return self.status == "playing" and self.game is not None and self.game.finished
+        return self.status is TableStatus.PLAYING and self.game is not None and self.game.finished
 
     def submit(self, command: object) -> None:
         self.queue.put_nowait(command)
@@ -265,7 +285,7 @@ class TableActor:
     def _connect(self, conn: Connection, epoch: str | None, version: int | None) -> None:
         if conn.player is not None:
             for old in [c for c in self.conns if c.player == conn.player]:
-                old.send({"type": "replaced"})
+                old.send(Replaced())
                 old.close(4000)
                 self.conns.remove(old)
         self.conns.append(conn)
@@ -276,31 +296,28 @@ class TableActor:
             seat.away_since = None
             seat.replaced = False
         missed = self._missed(epoch, version)
-        view = self._view(conn)
         if missed is None:
-            conn.send({"type": "snapshot", "epoch": self.epoch, "version": self.version, "view": view})
+            conn.send(self._snapshot(conn))
         else:
-            conn.send(
-                {
-                    "type": "resume",
-                    "epoch": self.epoch,
-                    "version": self.version,
-                    "view": view,
-                    "updates": [{"version": v, "events": e} for v, e in missed],
-                }
-            )
-        if changed:
-            self._broadcast([{"kind": "seat", "seat": seat.seat}] if seat else [])
+            viewer = self._viewer(conn)
+            updates = [
+                MissedUpdate(version=b.version, events=[self._event(e, viewer, b.strain) for e in b.events])
+                for b in missed
+            ]
+            view = table_view(self._state(), viewer)
+            conn.send(Resume(epoch=self.epoch, version=self.version, updates=updates, view=view))
+        if changed and seat is not None:
+            self._broadcast([SeatChanged(seat.seat)])
 
-    def _missed(self, epoch: str | None, version: int | None) -> list[tuple[int, list[Event]]] | None:
+    def _missed(self, epoch: str | None, version: int | None) -> list[Broadcast] | None:
         """The updates after ``version``, if this actor still holds them all; None: send a snapshot."""
         if epoch != self.epoch or version is None or version > self.version:
             return None
         if version == self.version:
             return []
-        if not self.updates or self.updates[0][0] > version + 1:
+        if not self.updates or self.updates[0].version > version + 1:
             return None
-        return [(v, e) for v, e in self.updates if v > version]
+        return [b for b in self.updates if b.version > version]
 
     def _disconnect(self, conn: Connection) -> None:
         if conn not in self.conns:
@@ -310,27 +327,27 @@ class TableActor:
         if seat is not None and not any(c.player == conn.player for c in self.conns):
             seat.away_since = self._now()
             self.waiting.discard(seat.seat)
-            self._broadcast([{"kind": "seat", "seat": seat.seat}])
+            self._broadcast([SeatChanged(seat.seat)])
         if not self.conns and self.on_idle is not None:
             self.on_idle(self)
 
     def _seat_of(self, player: str | None) -> Seat | None:
         if player is None:
             return None
-        return next((s for s in self.seats if s.kind == "human" and s.player == player), None)
+        return next((s for s in self.seats if s.kind is SeatKind.HUMAN and s.player == player), None)
 
     def _connected(self, seat: Seat) -> bool:
-        return seat.kind == "human" and any(c.player == seat.player for c in self.conns)
+        return seat.kind is SeatKind.HUMAN and any(c.player == seat.player for c in self.conns)
 
-    def public_info(self) -> dict[str, Any]:
+    def public_info(self) -> TableInfo:
         """What anyone may know of the table before joining it (for the home page and links)."""
-        return {
-            "code": self.code,
-            "status": self.status,
-            "preset": self.rules.name,
-            "players": self.rules.players,
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in self.seats],
-        }
+        return TableInfo(
+            code=self.code,
+            status=self.status,
+            preset=self.rules.name,
+            players=self.rules.players,
+            seats=[SeatInfo(seat=s.seat, kind=s.kind, name=s.name) for s in self.seats],
+        )
 
     # ------------------------------------------------------------------ seats
     async def _sit(self, command: Sit) -> None:
@@ -350,47 +367,44 @@ class TableActor:
             raise Refused("web.error.name")
         if not 0 <= number < self.rules.players:
             raise Refused("web.error.no_such_seat")
-        if self.status == "finished":
+        if self.status is TableStatus.FINISHED:
             raise Refused("web.error.finished")
         seat = self.seats[number]
-        if seat.kind == "human" and seat.player != player:
+        if seat.kind is SeatKind.HUMAN and seat.player != player:
             raise Refused("web.error.seat_taken")
         old = self._seat_of(player)
-        changes = [Seat(number, "human", name, player)]
+        changes = [Seat(number, SeatKind.HUMAN, name, player)]
         if old is not None and old.seat != number:
-            changes.append(
-                Seat(
-                    old.seat,
-                    "open" if self.status == "lobby" else "bot",
-                    "" if self.status == "lobby" else self.row.bots,
-                    None,
-                )
-            )
+            changes.append(self._empty(old.seat))
         for change in changes:
             await self.store.set_seat(self.row.id, SeatRow(change.seat, change.kind, change.name, change.player))
         for change in changes:
             self.seats[change.seat] = change
             change.away_since = None if self._connected(change) else self._now()
-        self._broadcast([{"kind": "seat", "seat": c.seat} for c in changes])
+        self._broadcast([SeatChanged(c.seat) for c in changes])
+
+    def _empty(self, number: int) -> Seat:
+        """A seat its player left: open in the lobby, a bot's during the game."""
+        if self.status is TableStatus.LOBBY:
+            return Seat(number, SeatKind.OPEN, "", None)
+        return Seat(number, SeatKind.BOT, self.row.bots, None)
 
     async def _leave(self, seat: Seat) -> None:
-        empty = (
-            Seat(seat.seat, "open", "", None) if self.status == "lobby" else Seat(seat.seat, "bot", self.row.bots, None)
-        )
+        empty = self._empty(seat.seat)
         await self.store.set_seat(self.row.id, SeatRow(empty.seat, empty.kind, empty.name, None))
         self.seats[seat.seat] = empty
         self.waiting.discard(seat.seat)
-        self._broadcast([{"kind": "seat", "seat": seat.seat}])
+        self._broadcast([SeatChanged(seat.seat)])
 
     # --------------------------------------------------------------- commands
     async def _command(self, conn: Connection, kind: str, value: str) -> None:
         seat = self._seat_of(conn.player)
         if kind == "lang":
             conn.lang = value
-            conn.send({"type": "snapshot", "epoch": self.epoch, "version": self.version, "view": self._view(conn)})
+            conn.send(self._snapshot(conn))
             return
         if kind == "start":
-            if self.status != "lobby":
+            if self.status is not TableStatus.LOBBY:
                 raise Refused("web.error.started")
             if not self._may_start(conn.player):
                 raise Refused("web.error.host_only")
@@ -404,11 +418,11 @@ class TableActor:
             if self.game is None or not self.game.deal_over or seat.seat not in self.waiting:
                 return
             self.waiting.discard(seat.seat)
-            self._broadcast([{"kind": "waiting"}])
+            self._broadcast([ScoreRead()])
         elif kind == "rematch":
             if self.unsaved:
                 await self._finish()
-            if self.status != "finished":
+            if self.status is not TableStatus.FINISHED:
                 raise Refused("web.error.not_finished")
             await self._new_game()
 
@@ -419,68 +433,54 @@ class TableActor:
         return player == self.row.host or (self._seat_of(self.row.host) is None and self._seat_of(player) is not None)
 
     async def _start_game(self) -> None:
-        bots = [SeatRow(s.seat, "bot", self.row.bots, None) for s in self.seats if s.kind == "open"]
+        bots = [SeatRow(s.seat, SeatKind.BOT, self.row.bots, None) for s in self.seats if s.kind is SeatKind.OPEN]
         await self.store.start_table(self.row.id, bots)  # the seats and the status, in one transaction
         for row in bots:
-            seat = self.seats[row.seat]
-            seat.kind, seat.name = "bot", row.name
-        self.status = "playing"
+            self.seats[row.seat] = replace(self.seats[row.seat], kind=row.kind, name=row.name)
+        self.row = replace(self.row, status=TableStatus.PLAYING)
         self.game = TableGame(self.rules, self.row.match_seed, self.row.first_dealer)
         self._last_action = self._now()
-        self._broadcast([{"kind": "deal_start", "number": 0, "dealer": self.game.deal.dealer}])
+        self._broadcast([DealStarted(0, self.game.deal.dealer)])
 
     async def _new_game(self) -> None:
         assert self.game is not None
         seed = self.rng.randrange(1 << 62)
         first = self.game.match.dealer
         game_no = self.row.game_no + 1
-        await self.store.update_table(
-            self.row.id, status="playing", game_no=game_no, match_seed=seed, first_dealer=first
-        )
-        self.row = TableRow(
-            self.row.id,
-            self.code,
-            self.row.rules,
-            self.row.bots,
-            "playing",
-            self.row.host,
-            game_no,
-            seed,
-            first,
-            self.row.shard,
-        )
-        self.status = "playing"
+        row = replace(self.row, status=TableStatus.PLAYING, game_no=game_no, match_seed=seed, first_dealer=first)
+        await self.store.update_table(row)
+        self.row = row
         self.game = TableGame(self.rules, seed, first)
         self.waiting.clear()
         self._last_action = self._now()
-        self._broadcast([{"kind": "deal_start", "number": 0, "dealer": self.game.deal.dealer}])
+        self._broadcast([DealStarted(0, self.game.deal.dealer)])
 
     # ---------------------------------------------------------------- actions
     async def _act(self, conn: Connection, text: str, action_id: str | None) -> None:
         if action_id is not None and (conn.player, action_id) in self._ids:
-            conn.send({"type": "ack", "id": action_id, "duplicate": True})
+            conn.send(Ack(id=action_id, duplicate=True))
             return
         seat = self._seat_of(conn.player)
         if seat is None:
             conn.send(_error("web.error.not_seated", conn.lang, action_id=action_id))
             return
-        if self.status != "playing" or self.game is None:
+        if self.status is not TableStatus.PLAYING or self.game is None:
             conn.send(_error("web.error.not_started", conn.lang, action_id=action_id))
             return
         try:
             action = self.game.check(seat.seat, text)
         except IllegalAction as err:
-            conn.send({"type": "error", "code": err.code, "message": err.message(conn.lang), "id": action_id})
+            conn.send(ErrorMessage(code=err.code, message=err.message(conn.lang), id=action_id))
             return
         try:
             await self._apply(seat.seat, action, action_id, by_bot=False, player=conn.player)
         except DuplicateAction:
-            conn.send({"type": "ack", "id": action_id, "duplicate": True})
+            conn.send(Ack(id=action_id, duplicate=True))
             return
         except StoreUnavailable:
             conn.send(_error("web.error.unavailable", conn.lang, action_id=action_id))
             return
-        conn.send({"type": "ack", "id": action_id})
+        conn.send(Ack(id=action_id))
 
     async def _bot_move(self, seq: int, seat: int, action: Action) -> None:
         self._bot = None
@@ -509,7 +509,7 @@ class TableActor:
         events = game.apply(seat, action)
         now = self._now()
         self._last_action = now
-        self._trick_closed = any(e["kind"] == "trick" for e in events)
+        self._trick_closed = any(isinstance(e, TrickWon) for e in events)
         if game.deal_over:
             self._deal_ended = now
             self.waiting = set() if game.finished else {s.seat for s in self.seats if self._connected(s)}
@@ -528,7 +528,7 @@ class TableActor:
         game = self.game
         assert game is not None
         names = [s.name for s in self.seats]
-        players = [{"name": s.name, "bot": s.kind != "human"} for s in self.seats]
+        players = [{"name": s.name, "bot": s.kind is not SeatKind.HUMAN} for s in self.seats]
         scores = {str(k): v for k, v in game.match.scores.items()}
         records = game.records(names, f"atout {self.code}")
         await self.store.save_game(
@@ -541,10 +541,11 @@ class TableActor:
             len(game.match.entries),
             records,
         )
-        await self.store.update_table(self.row.id, status="finished")
-        self.status = "finished"
+        row = replace(self.row, status=TableStatus.FINISHED)
+        await self.store.update_table(row)
+        self.row = row
         self.waiting.clear()
-        self._broadcast([{"kind": "saved"}])
+        self._broadcast([GameSaved()])
 
     # -------------------------------------------------------------- schedule
     async def _schedule(self) -> None:
@@ -553,7 +554,7 @@ class TableActor:
         game = self.game
         if self.unsaved:
             await self._finish_or_retry()
-        if self.status != "playing" or game is None or not self.conns:
+        if self.status is not TableStatus.PLAYING or game is None or not self.conns:
             return
         now = self._now()
         if game.deal_over:
@@ -571,18 +572,18 @@ class TableActor:
         if turn is None:
             return
         seat = self.seats[turn]
-        if seat.kind == "human" and not self._connected(seat) and not seat.replaced:
+        if seat.kind is SeatKind.HUMAN and not self._connected(seat) and not seat.replaced:
             away = now - (seat.away_since or now)
             if away < self.settings.seat_timeout:
                 self._wake_in(self.settings.seat_timeout - away)
                 return
             seat.replaced = True
-            self._broadcast([{"kind": "seat", "seat": seat.seat}])
+            self._broadcast([SeatChanged(seat.seat)])
         if self._bot_plays(seat) and (self._bot is None or self._bot[0] != game.seq):
             self._bot = (game.seq, asyncio.create_task(self._think(game.seq, turn)))
 
     def _bot_plays(self, seat: Seat) -> bool:
-        return seat.kind == "bot" or (seat.kind == "human" and seat.replaced)
+        return seat.kind is SeatKind.BOT or (seat.kind is SeatKind.HUMAN and seat.replaced)
 
     async def _think(self, seq: int, seat: int) -> None:
         game = self.game
@@ -621,33 +622,46 @@ class TableActor:
 
     # ------------------------------------------------------------- broadcast
     def _broadcast(self, events: list[Event]) -> None:
+        """Tell every client what happened: the events as his seat perceives them, and what changed of his view."""
         self.version += 1
-        self.updates.append((self.version, events))
-        views: dict[tuple[int | None, str, bool, bool], View] = {}
+        game = self.game
+        broadcast = Broadcast(self.version, events, game.deal.strain if game is not None else None)
+        self.updates.append(broadcast)
+        state = self._state()
+        updates: dict[Viewer, Update] = {}
         for conn in self.conns:
-            seat = self._seat_of(conn.player)
-            key = (seat.seat if seat else None, conn.lang, conn.player == self.row.host, self._may_start(conn.player))
-            view = views.get(key)
-            if view is None:
-                view = views[key] = self._view(conn)
-            conn.send({"type": "update", "epoch": self.epoch, "version": self.version, "events": events, "view": view})
+            viewer = self._viewer(conn)
+            update = updates.get(viewer)
+            if update is None:
+                update = updates[viewer] = Update(
+                    epoch=self.epoch,
+                    version=self.version,
+                    events=[self._event(e, viewer, broadcast.strain) for e in events],
+                    changes=changes(state, viewer, events),
+                )
+            conn.send(update)
 
-    def _view(self, conn: Connection) -> View:
+    def _event(self, event: Event, viewer: Viewer, strain: int | None) -> WireEvent:
+        return serialize.event(event, viewer.seat, self.rules, strain, viewer.lang)
+
+    def _viewer(self, conn: Connection) -> Viewer:
         seat = self._seat_of(conn.player)
-        states = [SeatState(s.seat, s.kind, s.name, self._connected(s), s.replaced) for s in self.seats]
-        return table_view(
-            self.code,
-            self.status,
-            self.version,
-            self.rules,
-            states,
-            self.game,
+        return Viewer(
             seat.seat if seat else None,
             conn.lang,
             host=conn.player == self.row.host,
-            may_start=self.status == "lobby" and self._may_start(conn.player),
-            waiting=sorted(self.waiting),
+            may_start=self.status is TableStatus.LOBBY and self._may_start(conn.player),
         )
+
+    def _state(self) -> TableState:
+        seats = [SeatState(s.seat, s.kind, s.name, self._connected(s), s.replaced) for s in self.seats]
+        return TableState(self.code, self.status, self.version, self.rules, seats, sorted(self.waiting), self.game)
+
+    def _view(self, conn: Connection) -> TableView:
+        return table_view(self._state(), self._viewer(conn))
+
+    def _snapshot(self, conn: Connection) -> Snapshot:
+        return Snapshot(epoch=self.epoch, version=self.version, view=self._view(conn))
 
 
 def clean_name(text: str) -> str:
@@ -664,11 +678,6 @@ def _bot_seed(match_seed: int, deal_no: int, seq: int) -> int:
 
 def _error(
     key: str, lang: str, action_id: str | None = None, values: Mapping[str, object] | None = None
-) -> dict[str, Any]:
+) -> ErrorMessage:
     """An error message for a client: a short code and the catalogue's message in its language."""
-    return {
-        "type": "error",
-        "code": key.rsplit(".", 1)[-1],
-        "message": tr(key, lang, **(values or {})),
-        "id": action_id,
-    }
+    return ErrorMessage(code=key.rsplit(".", 1)[-1], message=tr(key, lang, **(values or {})), id=action_id)

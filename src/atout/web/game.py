@@ -1,31 +1,29 @@
-"""A match at a web table: the deal in play, the action log's position, and the public events.
+"""A match at a web table: the deal in play, the action log's position, and what each action did.
 
 :class:`TableGame` is synchronous and knows nothing of the network: the table's
 actor calls it. It checks an action without changing anything (:meth:`check`),
-applies a checked one (:meth:`apply`) and says what happened as public events (a
-call, a card, a trick won, the contract, the announcements shown, the end of the
-deal and of the match), and rebuilds itself from a log of actions (:meth:`replay`).
-Events hold only what every player at the table sees; what one seat may see alone
-goes into its view (:mod:`atout.web.views`).
+applies a checked one (:meth:`apply`) and says what happened: the rules core's events
+(:mod:`atout.events`) and the match's end, and rebuilds itself from a log of actions
+(:meth:`replay`). Each recipient perceives the events as his seat may
+(:func:`atout.web.serialize.event`); what one seat may see alone goes into its view
+(:mod:`atout.web.views`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from atout.actions import Action, Declare, Play, parse_action
+from atout.actions import Action, Play, parse_action
 from atout.deal import Deal, Phase
 from atout.errors import IllegalAction, NotationError
-from atout.i18n import tr
+from atout.events import CardPlayed, DealOver, Event
+from atout.i18n import Message
 from atout.match import Match
 from atout.notation import seat_letters
-from atout.observation import PublicDeclaration
 from atout.record import Record
 from atout.rules import Ruleset
-
-Event = dict[str, Any]
+from atout.web.events import DealStarted, MatchOver
 
 
 @dataclass(frozen=True)
@@ -80,48 +78,22 @@ class TableGame:
         raise _refusal("illegal")
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply a checked action for ``seat`` and return the public events it caused."""
-        deal = self.deal
-        tricks = deal.trick_number
-        phase = deal.phase
-        shown = deal.resolution is not None
-        word = _belote_word(deal, seat, action)
-        deal.apply(action, seat)
+        """Apply a checked action for ``seat``: the rules core's events, and :class:`MatchOver` after the
+        deal that ends the match (each recipient perceives them as :func:`atout.web.serialize.event` says)."""
+        events: list[Event] = list(self.deal.apply(action, seat))
         self.seq += 1
-        events: list[Event] = []
-        if isinstance(action, Play):
-            events.append({"kind": "play", "seat": seat, "card": action.card.code, "belote": word})
-        elif isinstance(action, Declare):
-            heard = [PublicDeclaration(a.kind) for a in action.announcements]
-            events.append(
-                {"kind": "declare", "seat": seat, "heard": [{"kind": h.kind, "points": h.points} for h in heard]}
-            )
-        else:
-            events.append({"kind": "call", "seat": seat, "action": action.notation()})
-        if phase is Phase.AUCTION and deal.phase is not Phase.AUCTION:
-            if deal.contract is None:
-                events.append({"kind": "passed_out"})
-            else:
-                events.append({"kind": "contract", "contract": contract_data(deal)})
-        if deal.trick_number > tricks:
-            trick = deal.tricks[-1]
-            events.append(
-                {
-                    "kind": "trick",
-                    "leader": trick.leader,
-                    "winner": trick.winner,
-                    "points": trick.points,
-                    "cards": [c.code for c in trick.cards],
-                }
-            )
-        if not shown and deal.resolution is not None:
-            events.append({"kind": "shown", "winner": deal.resolution.winner})
-        if deal.phase is Phase.DONE:
-            self.match.record(deal)
-            events.append({"kind": "deal_end", "number": self.deal_no})
+        if isinstance(events[-1], DealOver):
+            self.match.record(self.deal)
             if self.match.finished:
-                events.append({"kind": "match_end", "winner": self.match.winner})
+                events.append(MatchOver(self.match.winner))
         return events
+
+    def belote_word(self, seat: int, play: Play) -> str | None:
+        """The word ``seat`` would say with ``play`` (« belote » or « rebelote »), as the rules core has it."""
+        for event in self.deal.copy().apply(play, seat):
+            if isinstance(event, CardPlayed):
+                return event.word
+        return None
 
     def next_deal(self) -> list[Event]:
         """Deal the next deal of the match (the last one is over and recorded)."""
@@ -129,7 +101,7 @@ class TableGame:
             raise _refusal("not_over")
         self.deal = self.match.new_deal()
         self.deal_no += 1
-        return [{"kind": "deal_start", "number": self.deal_no, "dealer": self.deal.dealer}]
+        return [DealStarted(self.deal_no, self.deal.dealer)]
 
     @classmethod
     def replay(cls, rules: Ruleset, seed: int, first_dealer: int, log: Iterable[LoggedAction]) -> TableGame:
@@ -150,25 +122,8 @@ class TableGame:
         return "\n".join(texts)
 
 
-def contract_data(deal: Deal) -> dict[str, Any] | None:
-    c = deal.contract
-    if c is None:
-        return None
-    return {"value": c.value, "strain": c.strain, "taker": c.taker, "level": c.level, "capot": c.capot}
-
-
-def _belote_word(deal: Deal, seat: int, action: Action) -> str | None:
-    """« belote » on the first of the pair said, « rebelote » on the second."""
-    if not (isinstance(action, Play) and action.belote):
-        return None
-    suit = action.card >> 3
-    said = sum(1 for s, a in deal.actions if s == seat and isinstance(a, Play) and a.belote and a.card >> 3 == suit)
-    return "rebelote" if said else "belote"
-
-
 _SEAT_TAG = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 def _refusal(code: str) -> IllegalAction:
-    key = f"web.refusal.{code}"
-    return IllegalAction(tr(key, "fr"), tr(key, "en"), code=code)
+    return IllegalAction(Message(f"web.refusal.{code}"), code=code)

@@ -16,11 +16,15 @@
   message over :data:`~atout.web.protocol.MAX_MESSAGE` characters.
 * An integer in a path or a query is bounded by :data:`MAX_INT` (the database's
   32-bit integers); past it the answer is 422.
+* What costs the server work is limited per client address and hour (:class:`AddressLimit`):
+  creating tables, and analysing deals.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections import defaultdict, deque
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -120,3 +124,21 @@ class RequestLimits:
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+class AddressLimit:
+    """How many times each client address may do something per hour (create a table, have a deal analysed)."""
+
+    def __init__(self, per_hour: int) -> None:
+        self.per_hour = per_hour
+        self.times: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        times = self.times[client]
+        while times and times[0] < now - 3600:
+            times.popleft()
+        if len(times) >= self.per_hour:
+            return False
+        times.append(now)
+        return True

@@ -1,9 +1,13 @@
-"""The WebSocket protocol: what a client may send (typed, checked) and the limits on it.
+"""The WebSocket protocol, typed both ways: what a client may send, what the server sends, and the limits.
 
-A client first sends ``hello`` (its seat token if it has one, the epoch and
-version of the last update it saw, its language), then any of the other messages.
-The server answers with ``snapshot``, ``resume``, ``update``, ``ack``, ``error``,
-``replaced`` and ``pong`` messages, described in ``docs/web.md``.
+A client first sends ``hello`` (its seat token if it has one, the epoch and version of the
+last message it saw, its language), then any of the other client messages. The server
+answers with a ``snapshot`` of the recipient's view (on connection, or on resuming too
+late) or a ``resume`` (the events it missed, and its view), then an ``update`` at every
+change: its events, as the recipient perceives them, and what changed of its view. Besides:
+``ack`` and ``error`` for its messages, ``replaced`` and ``pong``. ``docs/web.md`` tells
+the story; :func:`json_schema` gives every message, and ``static/protocol.schema.json``
+holds it (``python -m atout.web.protocol`` writes it anew).
 
 >>> parse_message('{"type": "act", "action": "90H", "id": "a1"}')
 Act(type='act', action='90H', id='a1')
@@ -11,13 +15,19 @@ Act(type='act', action='90H', id='a1')
 Traceback (most recent call last):
 ...
 atout.web.protocol.BadMessage: malformed message
+>>> Ack(id="a1").wire(), Ack(id="a1", duplicate=True).wire()
+({'type': 'ack', 'id': 'a1'}, {'type': 'ack', 'id': 'a1', 'duplicate': True})
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from importlib import resources
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from atout.web.wire import AnnouncementView, CallView, CardView, ContractView, TableView, TrickView, ViewChanges, Wire
 
 #: Longest message a client may send, in characters.
 MAX_MESSAGE = 2048
@@ -30,6 +40,7 @@ class BadMessage(ValueError):
     """A message that is not JSON, too long, or not one the protocol knows."""
 
 
+# ------------------------------------------------------------------ client -> server
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -89,3 +100,228 @@ class RateLimit:
             return False
         self.tokens -= 1
         return True
+
+
+# ------------------------------------------------------------------ events
+class _Event(Wire):
+    """An event of an update, told apart by its ``kind`` (always sent)."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        self.__pydantic_fields_set__.add("kind")
+
+
+class CallEvent(_Event, CallView):
+    """A call of the auction (rules core: ``Called``)."""
+
+    kind: Literal["call"] = "call"
+
+
+class ContractEvent(_Event):
+    """The auction is over (``Settled``): the contract the deal is played in."""
+
+    kind: Literal["contract"] = "contract"
+    contract: ContractView
+
+
+class PassedOutEvent(_Event):
+    """Nobody bid (``PassedOut``): the deal is void."""
+
+    kind: Literal["passed_out"] = "passed_out"
+
+
+class DeclareEvent(_Event):
+    """A player's announcements with his first card (``Declared``): in full to him, their nature to the others
+    (``Heard``)."""
+
+    kind: Literal["declare"] = "declare"
+    seat: int
+    announcements: list[AnnouncementView]
+
+
+class PlayEvent(_Event):
+    """A card played (``CardPlayed``), and the word said with it: « belote », « rebelote »."""
+
+    kind: Literal["play"] = "play"
+    seat: int
+    card: CardView
+    word: str | None
+    said: str | None
+
+
+class ShownEvent(_Event):
+    """The announcements resolved at the first card of trick 2 (``Resolved``): the side whose count (None:
+    nobody's), what each side scores for them, and the announcements shown, by seat."""
+
+    kind: Literal["shown"] = "shown"
+    winner: int | None
+    points: dict[str, int]
+    shown: dict[str, list[AnnouncementView]]
+
+
+class TrickEvent(_Event, TrickView):
+    """A trick complete (``TrickWon``): its number, its cards with their seats, its winner and points, and the
+    dix de der of the last one."""
+
+    kind: Literal["trick"] = "trick"
+    number: int
+    dix_de_der: int
+
+
+class DealEndEvent(_Event):
+    """The deal is over (``DealOver``); its result is in the view's changes."""
+
+    kind: Literal["deal_end"] = "deal_end"
+
+
+class MatchEndEvent(_Event):
+    kind: Literal["match_end"] = "match_end"
+    winner: int | None
+
+
+class DealStartEvent(_Event):
+    kind: Literal["deal_start"] = "deal_start"
+    number: int
+    dealer: int
+
+
+class SeatEvent(_Event):
+    """Someone sat down, left, came or went, or a bot took his turn for him."""
+
+    kind: Literal["seat"] = "seat"
+    seat: int
+
+
+class WaitingEvent(_Event):
+    """Someone said he has read the deal's score."""
+
+    kind: Literal["waiting"] = "waiting"
+
+
+class SavedEvent(_Event):
+    """The finished game is kept (in the history)."""
+
+    kind: Literal["saved"] = "saved"
+
+
+Event = Annotated[
+    CallEvent
+    | ContractEvent
+    | PassedOutEvent
+    | DeclareEvent
+    | PlayEvent
+    | ShownEvent
+    | TrickEvent
+    | DealEndEvent
+    | MatchEndEvent
+    | DealStartEvent
+    | SeatEvent
+    | WaitingEvent
+    | SavedEvent,
+    Field(discriminator="kind"),
+]
+
+
+# ------------------------------------------------------------------ server -> client
+class _Outgoing(Wire):
+    """A message of the server, told apart by its ``type`` (always sent)."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        self.__pydantic_fields_set__.add("type")
+
+
+class Snapshot(_Outgoing):
+    """The recipient's whole view: on connection, or on resuming too late."""
+
+    type: Literal["snapshot"] = "snapshot"
+    epoch: str
+    version: int
+    view: TableView
+
+
+class MissedUpdate(Wire):
+    version: int
+    events: list[Event]
+
+
+class Resume(_Outgoing):
+    """On connection with a known epoch and version: the events missed since, and the view."""
+
+    type: Literal["resume"] = "resume"
+    epoch: str
+    version: int
+    updates: list[MissedUpdate]
+    view: TableView
+
+
+class Update(_Outgoing):
+    """A change: its events, as the recipient perceives them, and what changed of his view."""
+
+    type: Literal["update"] = "update"
+    epoch: str
+    version: int
+    events: list[Event]
+    changes: ViewChanges
+
+
+class Ack(_Outgoing):
+    """An action was applied, or had been (``duplicate``: a message sent again)."""
+
+    type: Literal["ack"] = "ack"
+    id: str | None
+    duplicate: bool = False
+
+
+class ErrorMessage(_Outgoing):
+    """A message or an action refused: why, in the recipient's language."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: str | None = None
+
+
+class Replaced(_Outgoing):
+    """The seat was opened elsewhere (another tab, another device)."""
+
+    type: Literal["replaced"] = "replaced"
+
+
+class Pong(_Outgoing):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong, Field(discriminator="type")
+]
+Outgoing = Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong
+
+#: Where the protocol's JSON Schema is kept (and served, at /static/protocol.schema.json).
+SCHEMA_FILE = "static/protocol.schema.json"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, both ways, generated from the models."""
+    adapters: list[tuple[str, TypeAdapter[Any]]] = [
+        ("client", TypeAdapter(ClientMessage)),
+        ("server", TypeAdapter(ServerMessage)),
+    ]
+    schemas, definitions = TypeAdapter.json_schemas(
+        [(name, "validation", adapter) for name, adapter in adapters],
+        title="atout web table: the WebSocket protocol",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **definitions,
+        "properties": {name: schemas[(name, "validation")] for name, _ in adapters},
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(json_schema(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m atout.web.protocol: write the schema the models give
+    target = resources.files("atout.web").joinpath(SCHEMA_FILE)
+    with resources.as_file(target) as path:
+        path.write_text(schema_text(), encoding="utf-8")
+        print(f"wrote {path}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import uvicorn
 from fastapi import FastAPI
 
@@ -33,6 +35,20 @@ def server_config(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, *, pr
     )
 
 
+#: The collector's thresholds for the server: a young generation of 10,000 objects (Python's is 700).
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, proxied: bool = False) -> None:
-    """Serve until interrupted; ``proxied``: trust the X-Forwarded-* headers of a reverse proxy on this host."""
-    uvicorn.Server(server_config(create_app(settings), host, port, proxied=proxied)).run()
+    """Serve until interrupted; ``proxied``: trust the X-Forwarded-* headers of a reverse proxy on this host.
+
+    A server holds many live tables, and a full collection of Python's cyclic garbage collector
+    scans them all while every table waits (400 ms with 1,000 tables). So the objects made at start
+    are frozen (no collection scans them again), and the young generation is larger
+    (:data:`GC_THRESHOLDS`): the many short-lived objects of each update die young, and full
+    collections become rare (``benchmarks/bench_web.py``, docs/performance.md).
+    """
+    server = uvicorn.Server(server_config(create_app(settings), host, port, proxied=proxied))
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    server.run()

@@ -20,6 +20,7 @@ from atout.rules import PRESETS, Ruleset
 from atout.web.actor import Refused, Sit, TableActor, clean_name
 from atout.web.game import LoggedAction, TableGame
 from atout.web.settings import Settings
+from atout.web.states import SeatKind, TableStatus
 from atout.web.store import SeatRow, Store
 from atout.web.tokens import Signer, code_shard, new_code, new_player_id, normalize_code
 from atout.web.workers import BotPool
@@ -90,8 +91,8 @@ class TableService:
         if not 0 <= seat < rules.players:
             raise Refused("web.error.no_such_seat")
         player = new_player_id()
-        seats = [SeatRow(s, "open", "", None) for s in range(rules.players)]
-        seats[seat] = SeatRow(seat, "human", clean_name(name), player)
+        seats = [SeatRow(s, SeatKind.OPEN, "", None) for s in range(rules.players)]
+        seats[seat] = SeatRow(seat, SeatKind.HUMAN, clean_name(name), player)
         while True:
             code = new_code()
             if code_shard(code) % self.settings.shards == self.settings.shard:
@@ -142,7 +143,7 @@ class TableService:
         rules = Ruleset.from_json(row.rules)
         game = None
         ids: list[tuple[str | None, str]] = []
-        if row.status != "lobby":
+        if row.status is not TableStatus.LOBBY:
             actions = await self.store.actions(row.id, row.game_no)
             log = [LoggedAction(a.deal_no, a.seat, a.action) for a in actions]
             game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)

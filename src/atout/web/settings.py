@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from platformdirs import user_data_path
+from atout.userdata import data_dir
 
 
 def default_data_dir() -> Path:
-    """atout's directory in the user's data directory (e.g. ``~/.local/share/atout``)."""
-    return user_data_path("atout", appauthor=False)
+    """atout's directory in the user's data directory (:func:`atout.userdata.data_dir`)."""
+    return data_dir()
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,10 @@ class Settings:
     shards: int = 1
     #: Tables one client address may create per hour.
     tables_per_hour: int = 60
+    #: Deal analyses one client address may have computed per hour (an analysis kept is free).
+    analyses_per_hour: int = 30
+    #: Seconds a deal's analysis may take before it is given up.
+    analysis_time: float = 60.0
 
     def url(self) -> str:
         from atout.web.store import default_url

@@ -14,7 +14,7 @@ import asyncio
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -22,15 +22,18 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, CursorResult, event, insert, select, update
+from sqlalchemy import Connection, CursorResult, RowMapping, event, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from atout.web import schema
+from atout.web.states import SeatKind, TableStatus
 
 T = TypeVar("T")
 #: Waits between the attempts of an operation while the database is unavailable (seconds).
 RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
+#: Seconds the action log waits, once an action arrives, for others to write in the same transaction.
+LINGER = 0.005
 
 
 class StoreUnavailable(RuntimeError):
@@ -47,7 +50,7 @@ class TableRow:
     code: str
     rules: str
     bots: str
-    status: str
+    status: TableStatus
     host: str
     game_no: int
     match_seed: int
@@ -58,7 +61,7 @@ class TableRow:
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
-    kind: str
+    kind: SeatKind
     name: str
     player: str | None
 
@@ -73,6 +76,25 @@ class ActionRow:
     by_bot: bool
     #: The player who sent it (None: a bot's move); action ids are his own.
     player: str | None = None
+
+
+@dataclass(frozen=True)
+class _Append:
+    """An action on its way to the log, and what its table awaits."""
+
+    table_id: int
+    game_no: int
+    row: ActionRow
+    written: asyncio.Future[None]
+
+
+def _settle(written: asyncio.Future[None], error: BaseException | None = None) -> None:
+    if written.done():  # its table stopped waiting
+        return
+    if error is None:
+        written.set_result(None)
+    else:
+        written.set_exception(error)
 
 
 @dataclass(frozen=True)
@@ -105,8 +127,13 @@ class Store:
     def __init__(self, url: str, retry_delays: Sequence[float] = RETRY_DELAYS) -> None:
         self.url = url
         self.retry_delays = tuple(retry_delays)
-        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
-        if self.engine.dialect.name == "sqlite":
+        #: Actions waiting for the next transaction of the log, and the task that writes them.
+        self._pending: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
+        embedded = url.startswith("sqlite")
+        # A server's connections may break (a restart, the network): look before using one. A file cannot.
+        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not embedded)
+        if embedded:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
     # ------------------------------------------------------------ lifecycle
@@ -120,6 +147,8 @@ class Store:
         await self.secret()
 
     async def close(self) -> None:
+        if self._writer is not None:  # the actions being written
+            await asyncio.gather(self._writer, return_exceptions=True)
         await self.engine.dispose()
 
     async def _run(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
@@ -176,7 +205,7 @@ class Store:
                 code=code,
                 rules=rules,
                 bots=bots,
-                status="lobby",
+                status=TableStatus.LOBBY,
                 host=host,
                 game_no=1,
                 match_seed=match_seed,
@@ -193,9 +222,14 @@ class Store:
 
         return await self._run(work)
 
-    async def update_table(self, table_id: int, **values: Any) -> None:
+    async def update_table(self, row: TableRow) -> None:
+        """Write what changes of a table over its life: its status and its current game."""
+
         async def work(conn: AsyncConnection) -> None:
-            stmt = update(schema.tables).where(schema.tables.c.id == table_id)
+            stmt = update(schema.tables).where(schema.tables.c.id == row.id)
+            values = dict(
+                status=row.status, game_no=row.game_no, match_seed=row.match_seed, first_dealer=row.first_dealer
+            )
             await conn.execute(stmt.values(updated_at=_now(), **values))
 
         await self._run(work)
@@ -209,7 +243,7 @@ class Store:
                 stmt = update(schema.seats).where(c.table_id == table_id, c.seat == seat.seat)
                 await conn.execute(stmt.values(kind=seat.kind, name=seat.name, player=seat.player))
             stmt = update(schema.tables).where(schema.tables.c.id == table_id)
-            await conn.execute(stmt.values(updated_at=_now(), status="playing"))
+            await conn.execute(stmt.values(updated_at=_now(), status=TableStatus.PLAYING))
 
         await self._run(work)
 
@@ -224,17 +258,7 @@ class Store:
     async def table(self, code: str) -> TableRow | None:
         async def work(conn: AsyncConnection) -> TableRow | None:
             row = (await conn.execute(select(*_TABLE_COLUMNS).where(schema.tables.c.code == code))).first()
-            return TableRow(**row._mapping) if row else None
-
-        return await self._run(work)
-
-    async def live_tables(self, shard: int, shards: int) -> list[TableRow]:
-        """Tables still in the lobby or being played, of this server's shard."""
-
-        async def work(conn: AsyncConnection) -> list[TableRow]:
-            c = schema.tables.c
-            rows = await conn.execute(select(*_TABLE_COLUMNS).where(c.status.in_(("lobby", "playing"))).order_by(c.id))
-            return [TableRow(**r._mapping) for r in rows if r.shard % shards == shard]
+            return _table_row(row._mapping) if row else None
 
         return await self._run(work)
 
@@ -244,34 +268,75 @@ class Store:
             rows = await conn.execute(
                 select(c.seat, c.kind, c.name, c.player).where(c.table_id == table_id).order_by(c.seat)
             )
-            return [SeatRow(**r._mapping) for r in rows]
+            return [replace(SeatRow(**r._mapping), kind=SeatKind(r.kind)) for r in rows]
 
         return await self._run(work)
 
     # --------------------------------------------------------------- actions
     async def append_action(self, table_id: int, game_no: int, row: ActionRow) -> None:
-        """Append one action to the log; :class:`DuplicateAction` if its player's id is already there."""
+        """Append one action to the log, committed when this returns; :class:`DuplicateAction` if its player's
+        id is already there.
 
-        async def work(conn: AsyncConnection) -> None:
-            await conn.execute(
-                insert(schema.actions).values(
-                    table_id=table_id,
-                    game_no=game_no,
-                    seq=row.seq,
-                    deal_no=row.deal_no,
-                    seat=row.seat,
-                    action=row.action,
-                    action_id=row.action_id,
-                    by_bot=row.by_bot,
-                    player=row.player,
-                    created_at=_now(),
-                )
-            )
+        The actions of all tables are written together (group commit): what arrives while a transaction is
+        being written goes into the next one, so that many tables cost one transaction, not one each.
+        """
+        written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(table_id, game_no, row, written))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_actions(), name="atout action log")
+        await written
 
+    async def _write_actions(self) -> None:
+        while self._pending:
+            await asyncio.sleep(LINGER)  # what arrives meanwhile shares the transaction
+            batch, self._pending = self._pending, []
+            try:
+                await self._insert_actions(batch)
+            except IntegrityError:  # one of them (at least) was sent before: each on its own, to tell which
+                for append in batch:
+                    await self._write_one(append)
+            except asyncio.CancelledError:  # the server stops
+                for append in batch:
+                    append.written.cancel()
+                raise
+            except Exception as err:  # unavailable: nothing of the batch was kept
+                for append in batch:
+                    _settle(append.written, err)
+            else:
+                for append in batch:
+                    _settle(append.written)
+
+    async def _write_one(self, append: _Append) -> None:
         try:
-            await self._run(work)
+            await self._insert_actions([append])
         except IntegrityError:
-            raise DuplicateAction(row.action_id or str(row.seq)) from None
+            _settle(append.written, DuplicateAction(append.row.action_id or str(append.row.seq)))
+        except Exception as err:
+            _settle(append.written, err)
+        else:
+            _settle(append.written)
+
+    async def _insert_actions(self, batch: Sequence[_Append]) -> None:
+        async def work(conn: AsyncConnection) -> None:
+            now = _now()
+            rows = [
+                dict(
+                    table_id=a.table_id,
+                    game_no=a.game_no,
+                    seq=a.row.seq,
+                    deal_no=a.row.deal_no,
+                    seat=a.row.seat,
+                    action=a.row.action,
+                    action_id=a.row.action_id,
+                    by_bot=a.row.by_bot,
+                    player=a.row.player,
+                    created_at=now,
+                )
+                for a in batch
+            ]
+            await conn.execute(insert(schema.actions), rows)
+
+        await self._run(work)
 
     async def actions(self, table_id: int, game_no: int) -> list[ActionRow]:
         async def work(conn: AsyncConnection) -> list[ActionRow]:
@@ -374,6 +439,11 @@ _GAMES = select(
     schema.games.c.deals,
     schema.games.c.records,
 ).join(schema.tables, schema.tables.c.id == schema.games.c.table_id)
+
+
+def _table_row(values: RowMapping) -> TableRow:
+    row = TableRow(**values)
+    return replace(row, status=TableStatus(row.status))
 
 
 def _new_id(result: CursorResult[Any]) -> int:

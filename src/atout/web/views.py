@@ -1,30 +1,66 @@
-"""What the server sends one recipient: a view of the table built from the rules core's observation.
+"""What the server sends one recipient: a view of the table built from the rules core's observation, and at
+each update what changed of it.
 
-A seat's view is built from ``deal.observation(seat)`` and nothing else of the deal
-in play: its own hand and legal actions, and what is public (the calls, the cards
-played, the belotes said, the announcements heard and shown, the scores). A
-spectator's view is the public part alone. The only other thing read from the
-deal is every hand as dealt, once the deal is over and every card has been played
-(a deal nobody bid shows none). So no message can carry a card of another hand
-before the table has seen it; the tests check every message of many games.
+A seat's view is built from ``deal.observation(seat)`` and nothing else of the deal in play: its own
+hand and what it may do, and what is public (the calls, the cards played, the belotes said, the
+announcements heard and shown, the scores). A spectator's view is the public part alone. The only
+other things read from the deal are every hand as dealt, once the deal is over and every card has
+been played (a deal nobody bid shows none), and the word a belote card would be said with (the rules
+core tells it by playing the card on a copy). So no message can carry a card of another hand before
+the table has seen it; the tests check every message of many games.
+
+A view is built field by field (:class:`_Deal`), so that an update builds only the fields its events
+changed (:func:`changes`): the events say what changed, and a new deal sends all of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from atout.actions import Declare
-from atout.cards import sorted_for_display
+from atout.actions import Action
+from atout.cards import Card, sorted_for_display
 from atout.deal import Phase
-from atout.i18n import tr
-from atout.notation import seat_letter
+from atout.events import (
+    Called,
+    CardPlayed,
+    DealOver,
+    Declared,
+    Event,
+    PassedOut,
+    PublicDeclaration,
+    Resolved,
+    Settled,
+    TrickWon,
+)
 from atout.observation import Observation
 from atout.rules import Ruleset
-from atout.scoring import DealScore, ScoreLine
-from atout.web.game import TableGame, contract_data
-
-View = dict[str, Any]
+from atout.web import serialize as s
+from atout.web.events import DealStarted, GameSaved, MatchOver, ScoreRead, SeatChanged
+from atout.web.game import TableGame
+from atout.web.states import SeatKind, TableStatus
+from atout.web.wire import (
+    AnnouncementView,
+    BeloteView,
+    BiddingBox,
+    CallView,
+    CardView,
+    Choice,
+    ContractView,
+    DealChanges,
+    DealView,
+    MatchView,
+    PlayChoice,
+    ResultView,
+    RulesView,
+    SeatCard,
+    SeatView,
+    TableView,
+    TrickView,
+    ViewChanges,
+)
 
 
 @dataclass(frozen=True)
@@ -32,277 +68,356 @@ class SeatState:
     """A seat as everyone sees it: who sits there and whether a bot plays for an absent player."""
 
     seat: int
-    kind: str  # "open", "human" or "bot"
+    kind: SeatKind
+    #: A person's name, or a bot's level.
     name: str
     connected: bool = False
-    #: A bot plays for this human while he is away.
+    #: A bot plays for this person while he is away.
     replaced: bool = False
 
 
-def table_view(
-    code: str,
-    status: str,
-    version: int,
-    rules: Ruleset,
-    seats: list[SeatState],
-    game: TableGame | None,
-    seat: int | None,
-    lang: str,
-    *,
-    host: bool = False,
-    may_start: bool = False,
-    waiting: list[int] | None = None,
-) -> View:
-    """The view of ``seat`` (None: a spectator) in ``lang``."""
-    view: View = {
-        "code": code,
-        "status": status,
-        "version": version,
-        "you": seat,
-        "host": host,
-        "may_start": may_start,
-        "rules": {
-            "preset": rules.name,
-            "players": rules.players,
-            "target": rules.target,
-            "deals": rules.deals,
-            "auction": rules.auction,
-            "sans_atout": rules.sans_atout,
-            "tout_atout": rules.tout_atout,
-            "announcements": rules.announcements,
-            "coinche": rules.coinche,
-        },
-        "seats": [
-            {
-                "seat": s.seat,
-                "letter": seat_letter(rules, s.seat),
-                "kind": s.kind,
-                "name": s.name,
-                "connected": s.connected,
-                "replaced": s.replaced,
-            }
-            for s in seats
-        ],
-        "waiting": waiting or [],
-        "match": None,
-        "deal": None,
-    }
-    if game is not None:
-        view["match"] = _match(game, lang)
-        view["deal"] = _deal(game, seat, lang)
-    return view
+@dataclass(frozen=True)
+class TableState:
+    """A table as its actor holds it at one moment: what every view of it is built from."""
 
+    code: str
+    status: TableStatus
+    version: int
+    rules: Ruleset
+    seats: Sequence[SeatState]
+    waiting: Sequence[int]
+    game: TableGame | None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who receives a view: his seat (None: a spectator), his language, and whether he hosts or may start."""
+
+    seat: int | None
+    lang: str
+    host: bool = False
+    may_start: bool = False
+
+
+def table_view(table: TableState, viewer: Viewer) -> TableView:
+    """The whole view of ``viewer``."""
+    fields = {name: build(table, viewer) for name, build in _TABLE_FIELDS.items()}
+    deal = _Deal(table.game, table.rules, viewer).view() if table.game is not None else None
+    return TableView(code=table.code, version=table.version, host=viewer.host, deal=deal, **fields)
+
+
+def changes(table: TableState, viewer: Viewer, events: Sequence[Event]) -> ViewChanges:
+    """What ``events`` changed of ``viewer``'s view: the fields they touch, built anew (all of them for a new
+    deal, maybe of a new game)."""
+    table_fields: set[str] = set()
+    deal_fields: set[str] = set()
+    for event in events:
+        if isinstance(event, DealStarted):
+            table_fields.update(_TABLE_FIELDS)
+            deal_fields.update(DealView.model_fields)
+        table_fields.update(_TABLE_CHANGES.get(type(event), ()))
+        deal_fields.update(_DEAL_CHANGES.get(type(event), ()))
+        if isinstance(event, CardPlayed) and event.seat == viewer.seat:
+            deal_fields.add("hand")
+        if isinstance(event, (Called, Declared, CardPlayed)) and viewer.seat is not None:
+            deal_fields.update(_CHOICES)
+    fields: dict[str, Any] = {name: _TABLE_FIELDS[name](table, viewer) for name in table_fields}
+    if deal_fields and table.game is not None:
+        fields["deal"] = _Deal(table.game, table.rules, viewer).changes(deal_fields)
+    return ViewChanges(**fields)
+
+
+def _seats(table: TableState, viewer: Viewer) -> list[SeatView]:
+    return [
+        s.seat(
+            table.rules,
+            state.seat,
+            state.kind,
+            state.name,
+            viewer.lang,
+            viewer=viewer.seat,
+            connected=state.connected,
+            replaced=state.replaced,
+        )
+        for state in table.seats
+    ]
+
+
+def _rules(table: TableState, viewer: Viewer) -> RulesView:
+    rules = table.rules
+    return RulesView(
+        preset=rules.name,
+        players=rules.players,
+        target=rules.target,
+        deals=rules.deals,
+        auction=rules.auction,
+        sans_atout=rules.sans_atout,
+        tout_atout=rules.tout_atout,
+        announcements=rules.announcements,
+        coinche=rules.coinche,
+    )
+
+
+def _match(table: TableState, viewer: Viewer) -> MatchView | None:
+    if table.game is None:
+        return None
+    match, rules, lang = table.game.match, table.rules, viewer.lang
+    return MatchView(
+        scores=s.by_side(match.scores),
+        target=rules.target,
+        deals=rules.deals,
+        held=match.held,
+        finished=match.finished,
+        winner=match.winner,
+        history=[s.history_line(n, entry, lang) for n, entry in enumerate(match.entries, 1)],
+    )
+
+
+#: The table's fields besides the deal, and how each is built for a viewer.
+_TABLE_FIELDS: dict[str, Callable[[TableState, Viewer], Any]] = {
+    "status": lambda table, viewer: table.status,
+    "you": lambda table, viewer: viewer.seat,
+    "may_start": lambda table, viewer: viewer.may_start,
+    "rules": _rules,
+    "sides": lambda table, viewer: s.sides(table.rules, _seats(table, viewer), viewer.lang),
+    "seats": _seats,
+    "waiting": lambda table, viewer: list(table.waiting),
+    "match": _match,
+}
+#: The table's fields each event changes.
+_TABLE_CHANGES: dict[type[Event], tuple[str, ...]] = {
+    SeatChanged: ("seats", "sides", "you", "may_start"),
+    ScoreRead: ("waiting",),
+    DealOver: ("match", "waiting"),
+    MatchOver: ("match",),
+    GameSaved: ("status", "waiting"),
+}
+#: The deal's fields each event of the rules core changes.
+_DEAL_CHANGES: dict[type[Event], tuple[str, ...]] = {
+    Called: ("turn", "calls"),
+    Settled: ("phase", "turn", "contract", "counts", "hand", "retourne", "bergere"),
+    PassedOut: ("phase", "turn", "result"),
+    Declared: ("turn", "heard", "declared"),
+    CardPlayed: ("turn", "trick", "counts", "belote"),
+    Resolved: ("shown", "announcement_winner"),
+    TrickWon: ("trick", "last_trick", "tricks", "tricks_won"),
+    DealOver: ("phase", "turn", "result"),
+}
+#: What a seated viewer may do: changed by every action (the turn moves).
+_CHOICES = ("plays", "bidding", "declare")
 
 _RED_SUITS = frozenset((1, 2))  # hearts and diamonds
 
 
-def hand_order(mask: int, strain: int | None) -> list[str]:
+def hand_order(mask: int, strain: int | None) -> list[Card]:
     """The cards of ``mask`` as a player holds them: trump first, then red and black suits in turn, each
     suit strongest first.
 
     >>> from atout.cards import parse_hand
-    >>> hand_order(parse_hand("A.K.Q.J"), None), hand_order(parse_hand("A.K.Q.J"), 0)
+    >>> hand = parse_hand("A.K.Q.J")
+    >>> [c.code for c in hand_order(hand, None)], [c.code for c in hand_order(hand, 0)]
     (['KH', 'AS', 'QD', 'JC'], ['AS', 'KH', 'JC', 'QD'])
     """
     cards = sorted_for_display(mask, strain)
     suits = list(dict.fromkeys(c >> 3 for c in cards))
     order = suits[:1] if strain is not None and strain < 4 and suits and suits[0] == strain else []
-    rest = [s for s in suits if s not in order]
+    rest = [suit for suit in suits if suit not in order]
     while rest:
         if order:
             red = order[-1] not in _RED_SUITS
         else:  # start with the colour that has more suits, so that the colours can alternate
-            red = 2 * sum(s in _RED_SUITS for s in rest) >= len(rest)
-        suit = next((s for s in rest if (s in _RED_SUITS) == red), rest[0])
+            red = 2 * sum(suit in _RED_SUITS for suit in rest) >= len(rest)
+        suit = next((x for x in rest if (x in _RED_SUITS) == red), rest[0])
         order.append(suit)
         rest.remove(suit)
-    return [c.code for suit in order for c in cards if c >> 3 == suit]
+    return [c for suit in order for c in cards if c >> 3 == suit]
 
 
-def _side_name(game: TableGame, side: int, lang: str) -> str:
-    rules = game.rules
-    if rules.players == 4:
-        return tr(f"common.side.{'NS' if side == 0 else 'EW'}", lang)
-    return tr(f"common.seat.{seat_letter(rules, side)}", lang)
+class _Deal:
+    """The deal in play as one viewer may know it, field by field."""
 
+    def __init__(self, game: TableGame, rules: Ruleset, viewer: Viewer) -> None:
+        self.game = game
+        self.rules = rules
+        self.viewer = viewer
+        self.lang = viewer.lang
+        self.obs: Observation = game.deal.observation(0 if viewer.seat is None else viewer.seat)
 
-def _match(game: TableGame, lang: str) -> View:
-    match, rules = game.match, game.rules
-    history = []
-    for e in match.entries:
-        contract = e.facts.contract.label(lang) if e.facts else None
-        history.append(
-            {
-                "dealer": e.dealer,
-                "contract": contract,
-                "taker": e.facts.contract.taker if e.facts else None,
-                "outcome": e.score.outcome if e.score else "passed",
-                "marks": _by_side(e.marks),
-                "totals": _by_side(e.totals),
-            }
-        )
-    return {
-        "sides": [{"side": s, "name": _side_name(game, s, lang)} for s in rules.sides],
-        "scores": _by_side(match.scores),
-        "target": rules.target,
-        "deals": rules.deals,
-        "held": match.held,
-        "finished": match.finished,
-        "winner": match.winner,
-        "history": history,
-    }
+    def view(self) -> DealView:
+        return DealView(**{name: getattr(self, name) for name in DealView.model_fields})
 
+    def changes(self, fields: set[str]) -> DealChanges:
+        return DealChanges(**{name: getattr(self, name) for name in fields})
 
-def _by_side(values: dict[int, int]) -> dict[str, int]:
-    return {str(k): v for k, v in values.items()}
+    @property
+    def seated(self) -> bool:
+        return self.viewer.seat is not None
 
+    # ------------------------------------------------------------ public
+    @property
+    def number(self) -> int:
+        return self.game.deal_no + 1
 
-def _deal(game: TableGame, seat: int | None, lang: str) -> View:
-    deal = game.deal
-    obs = deal.observation(0 if seat is None else seat)
-    rules = game.rules
-    played = {s: 0 for s in range(rules.players)}
-    for t in obs.tricks:
-        for i in range(len(t.cards)):
-            played[t.seat_of(i, rules.players)] += 1
-    for s, _ in obs.trick:
-        played[s] += 1
-    size = rules.hand_size if obs.contract is not None else rules.first_stage
-    view: View = {
-        "number": game.deal_no + 1,
-        "dealer": obs.dealer,
-        "phase": obs.phase.value,
-        "turn": obs.turn,
-        "counts": [size - played[s] for s in range(rules.players)],
-        "retourne": obs.retourne.code if obs.retourne is not None else None,
-        "bergere": obs.bergere.code if obs.bergere is not None else None,
-        "calls": [{"seat": s, "action": a.notation(), "label": a.label(lang)} for s, a in obs.calls],
-        "contract": _contract(obs, lang),
-        "trick": [{"seat": s, "card": c.code} for s, c in obs.trick],
-        "last_trick": _last_trick(obs),
-        "tricks": len(obs.tricks),
-        "tricks_won": _tricks_won(obs),
-        "belote": _belotes(obs),
-        "heard": _heard(obs, seat, lang),
-        "shown": {
-            str(s): [{"label": a.label(lang), "cards": [c.code for c in a.card_list()]} for a in anns]
-            for s, anns in obs.shown.items()
-        },
-        "announcement_winner": obs.announcement_winner,
-        "result": _result(game, obs, lang) if obs.phase is Phase.DONE else None,
-        "hand": [],
-        "legal": [],
-        "declare": [],
-    }
-    if seat is not None:
-        strain = obs.contract.strain if obs.contract else None
-        view["hand"] = hand_order(obs.hand, strain)
-        legal = obs.legal_actions()
-        view["legal"] = [a.notation() for a in legal if not isinstance(a, Declare)]
-        view["declare"] = [{"action": a.notation(), "label": a.label(lang)} for a in legal if isinstance(a, Declare)]
-        view["declared"] = [a.label(lang) for a in obs.declared] if obs.declared else []
-    return view
+    @property
+    def dealer(self) -> int:
+        return self.obs.dealer
 
+    @property
+    def phase(self) -> str:
+        return self.obs.phase.value
 
-def _contract(obs: Observation, lang: str) -> View | None:
-    if obs.contract is None:
-        return None
-    c = obs.contract
-    return {
-        "value": c.value,
-        "strain": c.strain,
-        "taker": c.taker,
-        "level": c.level,
-        "capot": c.capot,
-        "label": c.label(lang),
-    }
+    @property
+    def turn(self) -> int | None:
+        return self.obs.turn
 
+    @property
+    def counts(self) -> list[int]:
+        """Cards left in each hand: those dealt, less one a trick and the one in the trick in progress."""
+        obs, rules = self.obs, self.rules
+        size = (rules.hand_size if obs.contract is not None else rules.first_stage) - len(obs.tricks)
+        playing = {seat for seat, _ in obs.trick}
+        return [size - (seat in playing) for seat in range(rules.players)]
 
-def _last_trick(obs: Observation) -> View | None:
-    if not obs.tricks:
-        return None
-    t = obs.tricks[-1]
-    n = obs.rules.players
-    return {
-        "leader": t.leader,
-        "winner": t.winner,
-        "points": t.points,
-        "cards": [{"seat": t.seat_of(i, n), "card": c.code} for i, c in enumerate(t.cards)],
-    }
+    @property
+    def retourne(self) -> CardView | None:
+        return s.card(self.obs.retourne, self.lang) if self.obs.retourne is not None else None
 
+    @property
+    def bergere(self) -> CardView | None:
+        return s.card(self.obs.bergere, self.lang) if self.obs.bergere is not None else None
 
-def _tricks_won(obs: Observation) -> dict[str, int]:
-    won = {s: 0 for s in obs.rules.sides}
-    for t in obs.tricks:
-        won[obs.rules.side_of(t.winner)] += 1
-    return _by_side(won)
+    @property
+    def calls(self) -> list[CallView]:
+        return [s.call(seat, action, self.lang) for seat, action in self.obs.calls]
 
+    @property
+    def contract(self) -> ContractView | None:
+        c = self.obs.contract
+        return s.contract(c, self.rules, self.lang) if c is not None else None
 
-def _belotes(obs: Observation) -> list[View]:
-    out = []
-    suits_said: set[tuple[int, int]] = set()
-    for s, card in obs.belote_said:
-        key = (s, card >> 3)
-        out.append({"seat": s, "card": card.code, "word": "rebelote" if key in suits_said else "belote"})
-        suits_said.add(key)
-    return out
+    @property
+    def trick(self) -> list[SeatCard]:
+        return [s.seat_card(seat, c, self.lang) for seat, c in self.obs.trick]
 
+    @property
+    def last_trick(self) -> TrickView | None:
+        return s.trick(self.obs.tricks[-1], self.rules.players, self.lang) if self.obs.tricks else None
 
-def _heard(obs: Observation, seat: int | None, lang: str) -> dict[str, list[View]]:
-    """Announcements as the table heard them (their nature, FFB §8.2; points only where the nature tells them),
-    the viewer's own in full."""
-    heard: dict[str, list[View]] = {}
-    for s, declared in obs.heard.items():
-        if declared:
-            heard[str(s)] = [
-                {"kind": d.kind, "points": d.points, "label": tr(f"common.announcement.{d.kind}", lang)}
-                for d in declared
+    @property
+    def tricks(self) -> int:
+        return len(self.obs.tricks)
+
+    @property
+    def tricks_won(self) -> dict[str, int]:
+        won = {side: 0 for side in self.rules.sides}
+        for t in self.obs.tricks:
+            won[self.rules.side_of(t.winner)] += 1
+        return s.by_side(won)
+
+    @property
+    def belote(self) -> list[BeloteView]:
+        return [s.belote(seat, c, word, self.lang) for seat, c, word in self.obs.belote_said]
+
+    @property
+    def heard(self) -> dict[str, list[AnnouncementView]]:
+        """Announcements as the table heard them (their nature, FFB §8.2), the viewer's own in full."""
+        obs, lang = self.obs, self.lang
+        heard = {str(seat): [s.heard(d, lang) for d in declared] for seat, declared in obs.heard.items() if declared}
+        if obs.declared and obs.contract is not None:
+            if self.seated:
+                values = self.rules.announcement_values
+                heard[str(obs.seat)] = [
+                    s.announcement(a, a.points(obs.contract.strain, values), lang, shown=False) for a in obs.declared
+                ]
+            else:  # a spectator hears seat 0's as the others do
+                heard[str(obs.seat)] = [s.heard(PublicDeclaration(a.kind), lang) for a in obs.declared]
+        return dict(sorted(heard.items()))
+
+    @property
+    def shown(self) -> dict[str, list[AnnouncementView]]:
+        strain = self.obs.contract.strain if self.obs.contract is not None else None
+        return {
+            str(seat): [
+                s.announcement(a, s.announcement_points(a, self.rules, strain), self.lang, shown=True) for a in anns
             ]
-    if obs.declared and obs.contract is not None:
-        strain, values = obs.contract.strain, obs.rules.announcement_values
-        heard[str(obs.seat)] = [
-            {"kind": a.kind, "points": a.points(strain, values), "label": tr(f"common.announcement.{a.kind}", lang)}
-            for a in obs.declared
-        ]
-    return heard
+            for seat, anns in self.obs.shown.items()
+        }
 
+    @property
+    def announcement_winner(self) -> int | None:
+        return self.obs.announcement_winner
 
-def score_lines(score: DealScore, lang: str) -> list[View]:
-    """Each term of the score (the rounding included), so that the lines add up to the marks; a term that
-    sums or multiplies others says how (``detail``: ``(chute 160 + contrat 100) × 2``)."""
-    return [
-        {"side": line.side, "label": line.label(lang), "points": line.points, "detail": _detail(line, lang)}
-        for line in score.lines
-    ]
+    @cached_property
+    def result(self) -> ResultView | None:
+        result = self.obs.result
+        if self.obs.phase is not Phase.DONE or result is None:
+            return None
+        lang = self.lang
+        if result.passed_out or result.score is None:
+            return ResultView(
+                passed_out=True,
+                outcome=s.outcome(None, lang),
+                made=[],
+                made_totals={},
+                lines=[],
+                marks={},
+                held=0,
+                hands={},
+            )
+        score, deal = result.score, self.game.deal
+        contract = result.contract
+        made = {
+            "web.table.card_points": result.card_points,
+            "web.table.belote_points": result.belote,
+            "web.table.announcement_points": result.announcements,
+        }
+        # Every card of a played deal has been seen by the end: the hands as dealt are public now.
+        hands = {
+            str(seat): s.cards(hand_order(deal.initial_hands[seat], deal.strain), lang)
+            for seat in range(self.rules.players)
+        }
+        # When the marks are not simply what each side made (a fall, a coinche, a litige), what each made.
+        plain = score.outcome == "made" and contract is not None and not contract.level
+        return ResultView(
+            passed_out=False,
+            outcome=s.outcome(score.outcome, lang),
+            made=[] if plain else s.made_lines(made, lang),
+            made_totals=s.by_side(score.totals),
+            lines=s.score_lines(score, lang),
+            marks=s.by_side(score.marks),
+            held=score.held,
+            hands=hands,
+        )
 
+    # ------------------------------------------------------------ the viewer's own
+    @cached_property
+    def _legal(self) -> list[Action]:
+        return self.obs.legal_actions() if self.seated else []
 
-def _detail(line: ScoreLine, lang: str) -> str:
-    terms = " + ".join(f"{part.label(lang)} {part.points}" for part in line.parts)
-    if line.factor > 1:
-        return f"({terms}) × {line.factor}" if len(line.parts) > 1 else f"{terms} × {line.factor}"
-    return terms if len(line.parts) > 1 else ""
+    @property
+    def hand(self) -> list[CardView]:
+        if not self.seated:
+            return []
+        strain = self.obs.contract.strain if self.obs.contract else None
+        return s.cards(hand_order(self.obs.hand, strain), self.lang)
 
+    @property
+    def plays(self) -> list[PlayChoice]:
+        if self.obs.phase is not Phase.PLAY:
+            return []
+        seat = self.obs.seat
+        return s.plays(self._legal, lambda play: self.game.belote_word(seat, play), self.lang)
 
-def _result(game: TableGame, obs: Observation, lang: str) -> View:
-    result = obs.result
-    assert result is not None
-    if result.passed_out or result.score is None:
-        return {"passed_out": True}
-    score = result.score
-    deal = game.deal
-    # Every card of a played deal has been seen by the end: the hands as dealt are public now.
-    hands = {str(s): hand_order(deal.initial_hands[s], deal.strain) for s in range(game.rules.players)}
-    return {
-        "passed_out": False,
-        "outcome": score.outcome,
-        "takers": score.takers,
-        "card_points": _by_side(result.card_points),
-        "belote": _by_side(result.belote),
-        "announcements": _by_side(result.announcements),
-        "totals": _by_side(score.totals),
-        "lines": score_lines(score, lang),
-        "marks": _by_side(score.marks),
-        "held": score.held,
-        "hands": hands,
-        "contract": contract_data(deal),
-    }
+    @property
+    def bidding(self) -> BiddingBox | None:
+        if self.obs.phase is not Phase.AUCTION or not self._legal:
+            return None
+        return s.bidding(self._legal, self.lang)
+
+    @property
+    def declare(self) -> list[Choice]:
+        return s.declare_choices(self._legal, self.lang)
+
+    @property
+    def declared(self) -> list[str]:
+        return [a.label(self.lang) for a in self.obs.declared] if self.seated and self.obs.declared else []

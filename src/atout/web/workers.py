@@ -22,7 +22,7 @@ from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypedDict
 
 from atout.actions import Action, parse_action
 from atout.bots import build_agent, load_spec
@@ -70,30 +70,54 @@ def decide(request: BotRequest) -> str:
     return agent.act(request.observation).notation()
 
 
-def analyse_deal(records: str, deal_no: int) -> list[dict[str, Any]]:
-    """Run in a worker: the double-dummy value and cost of every card of deal ``deal_no`` of a game."""
-    from atout.record import read_records
-    from atout.solver.analysis import analyse
+class AnalysisRow(TypedDict):
+    """A card of an analysed deal, as it is kept: its trick, seat and code, its double-dummy value, the best
+    value, what it cost, the best cards' codes and how many cards the player could choose from."""
 
+    trick: int
+    seat: int
+    card: str
+    value: int
+    best: int
+    cost: int
+    best_cards: list[str]
+    choices: int
+
+
+class AnalysisTooLong(RuntimeError):
+    """An analysis that took longer than it was given."""
+
+
+def analyse_deal(records: str, deal_no: int, time_limit: float) -> list[AnalysisRow]:
+    """Run in a worker: the double-dummy value and cost of every card of deal ``deal_no`` of a game; past
+    ``time_limit`` seconds it stops (between two cards) with :class:`AnalysisTooLong`."""
+    from atout.record import read_records
+    from atout.solver.analysis import analyse_actions
+
+    deadline = time.monotonic() + time_limit
     deals = read_records(records)
     if not 0 <= deal_no < len(deals):
         raise ValueError(f"the game has no deal {deal_no}")
     deal = deals[deal_no].replay()
+    rows: list[AnalysisRow] = []
     if deal.contract is None:
-        return []
-    return [
-        {
-            "trick": a.trick,
-            "seat": a.seat,
-            "card": a.card.code,
-            "value": a.value,
-            "best": a.best,
-            "cost": a.cost,
-            "best_cards": [c.code for c in a.best_cards],
-            "choices": a.choices,
-        }
-        for a in analyse(deal)
-    ]
+        return rows
+    for a in analyse_actions(deal):
+        if time.monotonic() > deadline:
+            raise AnalysisTooLong(f"deal {deal_no} took more than {time_limit} s")
+        rows.append(
+            AnalysisRow(
+                trick=a.trick,
+                seat=a.seat,
+                card=a.card.code,
+                value=a.value,
+                best=a.best,
+                cost=a.cost,
+                best_cards=[c.code for c in a.best_cards],
+                choices=a.choices,
+            )
+        )
+    return rows
 
 
 def start_worker(parent: int) -> None:
@@ -127,11 +151,13 @@ def budget(spec: BotSpec) -> float:
 class BotPool:
     """Runs bot decisions on an executor (processes or threads) or on Ray."""
 
-    def __init__(self, backend: str = "process", workers: int | None = None) -> None:
+    def __init__(self, backend: str = "process", workers: int | None = None, analysis_time: float = 60.0) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"bot backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
         self.backend = backend
         self.workers = workers or max(1, os.cpu_count() or 1)
+        #: Seconds an analysis may take before it is given up.
+        self.analysis_time = analysis_time
         self._executor: Executor | None = None
         self._ray_decide: Any = None
         self._warming: list[asyncio.Future[bool]] = []
@@ -187,15 +213,24 @@ class BotPool:
             log.warning("bot %s fell back to the club player: %r", request.spec.name, err)
             return HeuristicAgent(request.spec.name, request.spec.aggression).act(request.observation)
 
-    async def analyse(self, records: str, deal_no: int) -> list[dict[str, Any]]:
-        """The analysis of one deal of a game (:func:`analyse_deal`), computed by a worker."""
+    async def analyse(self, records: str, deal_no: int) -> list[AnalysisRow]:
+        """The analysis of one deal of a game (:func:`analyse_deal`), computed by a worker within the pool's
+        ``analysis_time`` (and a margin while it waits in the queue): past that, :class:`AnalysisTooLong`."""
+        limit = self.analysis_time
+        try:
+            return await asyncio.wait_for(self._analyse(records, deal_no, limit), limit + MARGIN)
+        except TimeoutError:
+            raise AnalysisTooLong(f"deal {deal_no} took more than {limit} s") from None
+
+    async def _analyse(self, records: str, deal_no: int, time_limit: float) -> list[AnalysisRow]:
         if self._ray_decide is not None:
             import ray
 
-            return list(await ray.remote(analyse_deal).remote(records, deal_no))
+            return list(await ray.remote(analyse_deal).remote(records, deal_no, time_limit))
         if self._executor is None:
             raise RuntimeError("the pool is not started")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, analyse_deal, records, deal_no)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, analyse_deal, records, deal_no, time_limit)
 
     async def _run(self, request: BotRequest) -> str:
         if self._ray_decide is not None:

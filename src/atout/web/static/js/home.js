@@ -1,5 +1,6 @@
 // The home page: play now against bots, create a table for friends, join one by its code.
-import { lang, loadMessages, t, tokenKey } from "./common.js";
+import { tokenKey } from "./dom.js";
+import { lang, loadMessages, t } from "./i18n.js";
 
 // The forms answer from the first moment: the messages are only needed to say what went wrong, and a
 // name typed before they arrive is kept (the one remembered fills an empty field only).
@@ -47,6 +48,9 @@ document.getElementById("create-form").addEventListener("submit", (e) => {
 
 document.getElementById("join-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const code = new FormData(e.target).get("code").toUpperCase().replace(/[^A-Z0-9]/g, "");
+  const code = new FormData(e.target)
+    .get("code")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
   if (code) location.href = `/t/${code}`;
 });

@@ -1,27 +1,21 @@
-// A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score,
-// and on demand the double-dummy analysis of every card (what each one cost against perfect play).
-import { button, callEl, cardEl, cardText, el, lang, loadMessages, scoreSheet, suitText, t } from "./common.js";
+// A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score, and on
+// demand the double-dummy analysis of every card (what each one cost against perfect play). The server
+// sends every word in the visitor's language and the seat of each card.
+import { button, cardEl, cardText, el, scoreSheet, suitText, toast } from "./dom.js";
+import { lang, loadMessages, t } from "./i18n.js";
 
 const gameId = document.body.dataset.game;
 const root = document.getElementById("replay");
 const state = { game: null, deal: 0, trick: 0, analysis: {} };
 
-function seatLabel(seat) {
-  return state.game.players[lang][seat] || "?";
+/** A player as lists name him: a person by name, a bot by its seat and level (« Ouest · robot club »). */
+function title(seat) {
+  return state.game.seats[seat]?.title ?? "?";
 }
 
-/** A bot by its seat alone (Ouest), for tables where every row names a player. */
-function shortLabel(seat) {
-  return state.game.short[lang][seat] || "?";
-}
-
-function sideLabel(side) {
-  return state.game.players[lang].length === 4 ? t(`common.side.${side === 0 ? "NS" : "EW"}`) : seatLabel(side);
-}
-
-function sides() {
-  const n = state.game.players[lang].length;
-  return (n === 4 ? [0, 1] : [...Array(n).keys()]).map((side) => ({ side, name: sideLabel(side) }));
+/** A player by his name, a bot by its seat alone (Ouest), for tables where every row names a player. */
+function shortName(seat) {
+  return state.game.seats[seat]?.name ?? "?";
 }
 
 function render() {
@@ -31,7 +25,11 @@ function render() {
   const picker = el("div", "panel row");
   picker.append(el("span", "", t("web.replay.deal")));
   game.deals.forEach((_, i) => {
-    const b = button(String(i + 1), () => { state.deal = i; state.trick = 0; render(); });
+    const b = button(String(i + 1), () => {
+      state.deal = i;
+      state.trick = 0;
+      render();
+    });
     if (i === state.deal) b.classList.add("primary");
     b.setAttribute("aria-pressed", String(i === state.deal));
     picker.append(b);
@@ -39,28 +37,28 @@ function render() {
   root.append(picker);
 
   const head = el("div", "panel");
-  const contract = deal.contract ? `${deal.contract[lang]} · ${seatLabel(deal.contract.taker)}` : t("web.table.passed_out");
+  const contract = deal.contract ? `${deal.contract.label} · ${title(deal.contract.taker)}` : t("web.table.passed_out");
   head.append(suitText(contract, "h2"));
-  head.append(el("p", "", t("web.replay.dealer", { name: seatLabel(deal.dealer) })));
+  head.append(el("p", "", t("web.replay.dealer", { name: title(deal.dealer) })));
   const calls = el("div", "calls");
   for (const call of deal.calls) {
-    const line = el("span", "", t("web.table.call_line", { name: shortLabel(call.seat), call: "" }));
-    line.append(callEl(call.action));
+    const line = el("span", "", t("web.table.call_line", { name: shortName(call.seat), call: "" }));
+    line.append(suitText(call.label));
     calls.append(line);
   }
   head.append(calls);
   root.append(head);
 
   const played = new Set();
-  deal.tricks.slice(0, state.trick).forEach((trick) => trick.cards.forEach((c) => played.add(c.card)));
+  for (const trick of deal.tricks.slice(0, state.trick)) for (const c of trick.cards) played.add(c.card.code);
   const hands = el("div", "replay-grid");
   deal.hands.forEach((cards, seat) => {
     const box = el("div", "panel replay-hand");
-    box.append(el("strong", "", seatLabel(seat)));
+    box.append(el("strong", "", title(seat)));
     const row = el("div", "cards");
     for (const card of cards) {
       const node = cardEl(card, "small");
-      if (played.has(card)) node.classList.add("gone");
+      if (played.has(card.code)) node.classList.add("gone");
       row.append(node);
     }
     box.append(row);
@@ -70,23 +68,28 @@ function render() {
 
   if (deal.tricks.length) {
     const nav = el("div", "panel row");
-    nav.append(button("◀", () => step(-1)), el("span", "", t("web.replay.trick", { n: state.trick, total: deal.tricks.length })), button("▶", () => step(1)));
+    const where = t("web.replay.trick", { n: state.trick, total: deal.tricks.length });
+    nav.append(
+      button("◀", () => step(-1)),
+      el("span", "", where),
+      button("▶", () => step(1)),
+    );
     const shown = deal.tricks[state.trick - 1];
     if (shown) {
       const row = el("div", "row");
       for (const c of shown.cards) {
         const cell = el("div");
-        cell.append(cardEl(c.card, "small"), el("div", "hint", shortLabel(c.seat)));
+        cell.append(cardEl(c.card, "small"), el("div", "hint", shortName(c.seat)));
         row.append(cell);
       }
-      nav.append(row, el("span", "", t("web.table.trick_won", { name: seatLabel(shown.winner), points: shown.points })));
+      nav.append(row, el("span", "", t("web.table.trick_won", { name: title(shown.winner), points: shown.points })));
     }
     root.append(nav);
   }
 
   const score = el("div", "panel");
-  score.append(el("h2", "", t(`web.outcome.${deal.outcome}`)));
-  if (deal.contract) score.append(scoreSheet(deal.lines[lang], sides(), deal.marks));
+  score.append(el("h2", "", deal.outcome));
+  if (deal.contract) score.append(scoreSheet(deal.lines, game.sides, deal.marks));
   if (deal.held) score.append(el("p", "hint", t("web.table.held", { points: deal.held })));
   if (deal.contract) score.append(button(t("web.replay.analyse"), analyse, "primary"));
   const analysis = state.analysis[state.deal];
@@ -104,7 +107,7 @@ function analysisTable(rows) {
   for (const a of rows) {
     const tr = el("tr");
     const cost = el("td", a.cost ? "num cost" : "num", String(a.cost));
-    tr.append(el("td", "num", String(a.trick)), el("td", "who", shortLabel(a.seat)));
+    tr.append(el("td", "num", String(a.trick)), el("td", "who", shortName(a.seat)));
     const card = el("td");
     card.append(cardText(a.card));
     tr.append(card, el("td", "num", String(a.value)), el("td", "num", String(a.best)), cost);
@@ -126,11 +129,14 @@ function analysisTable(rows) {
 async function analyse() {
   const deal = state.deal;
   root.setAttribute("aria-busy", "true");
-  const response = await fetch(`/api/games/${gameId}/deals/${deal}/analysis`);
+  const response = await fetch(`/api/games/${gameId}/deals/${deal}/analysis?lang=${lang}`);
   root.removeAttribute("aria-busy");
   if (response.ok) {
     state.analysis[deal] = await response.json();
     render();
+  } else {
+    const refusal = await response.json().catch(() => ({}));
+    toast(typeof refusal.detail === "string" ? refusal.detail : t("web.error.unavailable"));
   }
 }
 
@@ -146,6 +152,6 @@ document.addEventListener("keydown", (e) => {
 });
 
 await loadMessages();
-const response = await fetch(`/api/games/${gameId}`);
+const response = await fetch(`/api/games/${gameId}?lang=${lang}`);
 state.game = await response.json();
 render();

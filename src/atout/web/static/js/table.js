@@ -1,20 +1,27 @@
-// The table page: a thin client. It renders the view the server sends (its own hand, what is public)
-// and sends actions; the server alone decides what is legal and says why when it refuses.
+// The table page: a thin client. It draws the view the server sends (its own hand, what is public, every
+// word in the player's language, the seat of each card) and sends the actions the view offers; the server
+// alone decides what is legal and says why when it refuses. The view state and the bidding box's choices
+// are the pure core's (core/view.js, core/bidding.js).
+import { bidFor, choices, chosenValue, turnOf } from "./core/bidding.js";
+import { heardText, signed } from "./core/format.js";
 import {
-  RED, SYMBOLS, button, callEl, callLabel, cardBack, cardEl, cardName, el, lang, loadMessages, randomId, scoreSheet,
-  seatName, signed, suitText, t, toast, tokenKey,
-} from "./common.js";
+  completedTrick,
+  initialState,
+  movesOn,
+  playerName,
+  playOf,
+  receive as receiveMessage,
+  sideName,
+  toPlay,
+} from "./core/view.js";
+import { button, cardBack, cardEl, el, randomId, scoreSheet, suitText, toast, tokenKey } from "./dom.js";
+import { lang, loadMessages, t } from "./i18n.js";
 
 const code = document.body.dataset.code;
 const HOLD_MS = 1400; // a completed trick stays this long before it is gathered
-const QUICK_BIDS = 5; // bid values offered as buttons; the others are in a list
-const COMPASS = { N: 0, E: 1, S: 2, W: 3 };
-const PLACES = ["top", "right", "bottom", "left"];
 
 const state = {
-  view: null,
-  epoch: null,
-  version: null,
+  ...initialState(),
   socket: null,
   retry: 0,
   replaced: false,
@@ -23,8 +30,8 @@ const state = {
   showLast: false, // the last trick, shown until the next tap, key or card
   sheet: false, // the match's score sheet, shown on demand
   pending: new Map(), // action id -> message, resent after a reconnection until acknowledged
-  beloteFor: null, // a card waiting for the belote question
-  bidValue: null,
+  beloteFor: null, // a card of the hand waiting for the belote question: its play choice
+  bid: null, // the bid value chosen at this turn: {turn, value}
 };
 
 const root = document.getElementById("table");
@@ -59,23 +66,22 @@ function act(action) {
   const message = { type: "act", action, id: randomId() };
   state.pending.set(message.id, message);
   send(message);
-  render();
+  render({ now: true });
 }
 
 function receive(message) {
   switch (message.type) {
     case "snapshot":
-      state.hold = null;
-      setView(message);
-      break;
     case "resume":
-      for (const update of message.updates) for (const event of update.events) announce(event, false);
-      setView(message);
+    case "update": {
+      const { state: next, events, live } = receiveMessage(state, message);
+      if (message.type === "snapshot") state.hold = null;
+      Object.assign(state, next);
+      for (const event of events) announce(event, live);
+      root.dataset.version = state.version;
+      render();
       break;
-    case "update":
-      for (const event of message.events) announce(event, true);
-      setView(message);
-      break;
+    }
     case "ack":
       state.pending.delete(message.id);
       render();
@@ -92,34 +98,19 @@ function receive(message) {
   }
 }
 
-function setView(message) {
-  state.epoch = message.epoch;
-  state.version = message.version;
-  root.dataset.version = message.version;
-  state.view = message.view;
-  render();
-}
-
 /** What an event changes beyond the view: a completed trick is held on the table for a moment. */
 function announce(event, live) {
-  if (event.kind === "trick" && live) {
-    const n = state.view ? state.view.seats.length : 4;
-    state.hold = {
-      cards: event.cards.map((card, i) => ({ seat: (event.leader + i) % n, card })),
-      winner: event.winner,
-      points: event.points,
-    };
+  const trick = live ? completedTrick(event) : null;
+  if (trick) {
+    state.hold = trick;
     clearTimeout(state.holdTimer);
     state.holdTimer = setTimeout(() => {
       state.hold = null;
       render();
     }, HOLD_MS);
-  } else if (event.kind === "play") {
+  } else if (movesOn(event)) {
     state.showLast = false; // a card is played: the table shows the trick in progress again
-    if (state.hold && state.view && state.view.deal && state.view.deal.trick.length) state.hold = null;
-  } else if (event.kind === "deal_start") {
-    state.hold = null;
-    state.showLast = false;
+    if (event.kind === "deal_start" || state.view.deal?.trick.length) state.hold = null;
   }
 }
 
@@ -128,31 +119,11 @@ function me() {
   return state.view ? state.view.you : null;
 }
 
-function place(seatNumber) {
-  const view = state.view;
-  const letter = view.seats[seatNumber].letter;
-  const mine = me() === null ? "S" : view.seats[me()].letter;
-  const turn = COMPASS[mine] - 2;
-  return PLACES[(COMPASS[letter] - turn + 4) % 4];
-}
+const name = (seat) => playerName(state.view, seat);
 
-function sideOf(seatNumber) {
-  return state.view.rules.players === 4 ? seatNumber % 2 : seatNumber;
-}
-
-function sideName(side) {
-  if (state.view.rules.players === 4) return t(`common.side.${side === 0 ? "NS" : "EW"}`);
-  return playerName(side);
-}
-
-/** A human by his name; a bot or an open seat by the seat's name (Ouest, Nord...). */
-function playerName(seat) {
-  const s = state.view.seats[seat];
-  return s.kind === "human" ? s.name : seatName(s.letter);
-}
-
-// While a finger or a button is down on the table, drawing it anew waits: the release must land on the
-// card or button that was pressed, or the browser would drop the click.
+// While a finger or a button is down on the table, drawing it anew for the server's news waits: the release
+// must land on the card or button that was pressed, or the browser would drop the click. The player's own
+// choices (a bid's value, a question) are drawn at once.
 const press = { down: false, redraw: false, timer: null };
 const PRESS_MS = 2000; // a press held longer than this no longer holds the table
 
@@ -170,10 +141,10 @@ root.addEventListener("pointerdown", () => {
 });
 for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, releasePress);
 
-function render() {
+function render({ now = false } = {}) {
   if (!state.view) return;
-  press.redraw = press.down;
-  if (press.down) return;
+  press.redraw = press.down && !now;
+  if (press.redraw) return;
   root.replaceChildren(statusBar(), felt());
   if (state.sheet && state.view.match) root.append(scoreSheetOverlay());
   root.classList.toggle("busy", state.pending.size > 0); // an action is on its way: nothing to press
@@ -187,41 +158,49 @@ function statusBar() {
   const deal = view.deal;
   if (view.match) {
     const scores = el("span", "score");
-    view.match.sides.forEach((side, i) => {
+    view.sides.forEach((side, i) => {
       if (i) scores.append(" · ");
       scores.append(`${side.name} `, el("b", "", String(view.match.scores[String(side.side)])));
     });
-    const goal = view.match.target ? t("web.table.target", { target: view.match.target }) : "";
-    if (goal) scores.append(` / ${goal}`);
+    if (view.match.target) scores.append(` / ${t("web.table.target", { target: view.match.target })}`);
     bar.append(scores);
   }
   if (deal) {
-    bar.append(el("span", "", t("web.table.deal_no", { n: deal.number, dealer: seatName(view.seats[deal.dealer].letter) })));
+    bar.append(el("span", "", t("web.table.deal_no", { n: deal.number, dealer: view.seats[deal.dealer].seat_name })));
     if (deal.contract) {
-      bar.append(el("span", "", t("web.table.contract", {
-        contract: deal.contract.label, taker: playerName(deal.contract.taker),
-      })));
+      bar.append(
+        el("span", "", t("web.table.contract", { contract: deal.contract.label, taker: name(deal.contract.taker) })),
+      );
     }
   }
   if (deal && deal.announcement_winner !== null && deal.phase !== "auction") {
-    bar.append(el("span", "", t("web.table.announcements_to", { side: sideName(deal.announcement_winner) })));
+    bar.append(el("span", "", t("web.table.announcements_to", { side: sideName(view, deal.announcement_winner) })));
   }
   bar.append(el("span", "spacer"));
-  if (deal && deal.last_trick && deal.phase === "play") {
+  if (deal?.last_trick && deal.phase === "play") {
     const last = button(t("web.table.last_trick"), toggleLastTrick, "last-trick-button");
     last.setAttribute("aria-pressed", String(state.showLast));
     last.title = t("web.table.last_trick_key");
     bar.append(last);
   }
-  if (view.match && view.match.history.length) {
-    const sheet = button(t("web.sheet.button"), () => { state.sheet = true; render(); }, "sheet-button");
+  if (view.match?.history.length) {
+    const sheet = button(
+      t("web.sheet.button"),
+      () => {
+        state.sheet = true;
+        render({ now: true });
+      },
+      "sheet-button",
+    );
     sheet.title = t("web.sheet.key");
     bar.append(sheet);
   }
   if (me() !== null && view.status !== "finished") {
-    bar.append(button(t("web.table.leave"), () => {
-      if (confirm(t("web.table.leave_confirm"))) send({ type: "leave" });
-    }));
+    bar.append(
+      button(t("web.table.leave"), () => {
+        if (confirm(t("web.table.leave_confirm"))) send({ type: "leave" });
+      }),
+    );
   }
   return bar;
 }
@@ -244,28 +223,29 @@ function felt() {
 
 function seatEl(seat) {
   const view = state.view;
-  const box = el("div", `seat ${place(seat.seat)}`);
   const deal = view.deal;
+  const box = el("div", `seat ${seat.place}`);
   if (deal && deal.turn === seat.seat) box.classList.add("turn");
-  const name = el("div", "name", playerName(seat.seat));
-  if (seat.seat === me()) name.textContent = t("web.table.you_named", { name: playerName(seat.seat) });
-  box.append(name);
-  const tags = [];
-  if (seat.kind === "bot") tags.push(t("web.table.bot_name", { level: t(`web.level.${seat.name}`) }));
-  if (seat.kind === "open") tags.push(t("web.table.open_seat"));
+  const label = el("div", "name", seat.name);
+  if (seat.seat === me()) label.textContent = t("web.table.you_named", { name: seat.name });
+  box.append(label);
+  const tags = seat.tag ? [seat.tag] : [];
   if (deal && deal.dealer === seat.seat) tags.push(t("web.table.dealer"));
   const tag = el("div", "tag", tags.join(" · "));
-  if (view.rules.players === 4) tag.append(el("span", "side", `${tags.length ? " · " : ""}${sideName(sideOf(seat.seat))}`));
+  if (view.rules.players === 4) {
+    tag.append(el("span", "side", `${tags.length ? " · " : ""}${sideName(view, seat.side)}`));
+  }
   box.append(tag);
   if (seat.kind === "human" && !seat.connected) {
     box.append(el("div", "tag away", seat.replaced ? t("web.table.replaced") : t("web.table.away")));
   }
   if (deal && deal.phase !== "done" && seat.seat !== me()) {
+    const left = deal.counts[seat.seat];
     const backs = el("div", "backs");
-    for (let i = 0; i < deal.counts[seat.seat]; i++) backs.append(cardBack());
-    backs.setAttribute("aria-label", t("web.table.cards_left", { n: deal.counts[seat.seat] }));
+    for (let i = 0; i < left; i++) backs.append(cardBack());
+    backs.setAttribute("aria-label", t("web.table.cards_left", { n: left }));
     // On a phone the backs give way to their number.
-    box.append(backs, el("div", "count", t("web.table.cards_left", { n: deal.counts[seat.seat] })));
+    box.append(backs, el("div", "count", t("web.table.cards_left", { n: left })));
   }
   const said = bubbleFor(seat.seat);
   if (said) box.append(said);
@@ -282,18 +262,13 @@ function bubbleFor(seat) {
   if (deal.phase === "auction") {
     const calls = deal.calls.filter((c) => c.seat === seat);
     if (!calls.length) return null;
-    const last = calls[calls.length - 1].action;
-    const bubble = el("div", "bubble");
-    bubble.append(callEl(last));
-    return bubble;
+    return suitText(calls[calls.length - 1].label, "div", "bubble");
   }
-  const trickCards = (state.hold ? state.hold.cards : deal.trick).map((c) => c.card);
+  const trickCards = (state.hold ? state.hold.cards : deal.trick).map((c) => c.card.code);
   const belote = deal.belote.filter((b) => b.seat === seat && trickCards.includes(b.card));
-  if (belote.length) return el("div", "bubble", t(`web.table.${belote[belote.length - 1].word}`));
+  if (belote.length) return el("div", "bubble", belote[belote.length - 1].label);
   const heard = deal.heard[String(seat)];
-  if (heard && deal.tricks === 0 && deal.phase === "play") {
-    return el("div", "bubble", heard.map((h) => (h.points === null ? h.label : `${h.label} (${h.points})`)).join(", "));
-  }
+  if (heard && deal.tricks === 0 && deal.phase === "play") return el("div", "bubble", heard.map(heardText).join(", "));
   const shown = deal.shown[String(seat)];
   if (shown && deal.tricks === 1 && deal.phase === "play") {
     // The announcements that count are shown at the first card of trick 2 (FFB §8.3).
@@ -318,13 +293,13 @@ function centerContent() {
   // The last trick, asked for, shows only while cards are being played: it can never hide the end of a deal.
   if (state.showLast && deal.last_trick && deal.phase === "play") {
     const last = deal.last_trick;
-    const caption = t("web.table.last_trick_caption", { name: playerName(last.winner), points: last.points });
+    const caption = t("web.table.last_trick_caption", { name: name(last.winner), points: last.points });
     const trick = trickEl(last.cards, last.winner, caption);
     trick.classList.add("last");
     return trick;
   }
   if (state.hold) {
-    const caption = t("web.table.trick_won", { name: playerName(state.hold.winner), points: state.hold.points });
+    const caption = t("web.table.trick_won", { name: name(state.hold.winner), points: state.hold.points });
     return trickEl(state.hold.cards, state.hold.winner, caption);
   }
   if (deal.phase === "done") return resultBox(view.match.finished);
@@ -332,7 +307,7 @@ function centerContent() {
   if (deal.turn === me() && deal.declare.length) return declareBox();
   const trick = trickEl(deal.trick, null, "");
   if (deal.turn !== null && deal.turn !== me() && !deal.trick.length) {
-    trick.append(el("div", "trick-caption", t("web.table.to_lead", { name: playerName(deal.turn) })));
+    trick.append(el("div", "trick-caption", t("web.table.to_lead", { name: name(deal.turn) })));
   }
   return trick;
 }
@@ -342,7 +317,7 @@ function trickEl(cards, winner, caption) {
   box.setAttribute("aria-label", t("web.table.trick"));
   for (const { seat, card } of cards) {
     const node = cardEl(card);
-    node.classList.add(`pos-${place(seat)}`);
+    node.classList.add(`pos-${state.view.seats[seat].place}`);
     if (seat === winner) node.classList.add("winner");
     box.append(node);
   }
@@ -352,78 +327,70 @@ function trickEl(cards, winner, caption) {
 }
 
 function auctionBox() {
-  const view = state.view;
-  const deal = view.deal;
+  const deal = state.view.deal;
   const box = el("div", "box bidding");
   if (deal.retourne) {
     const row = el("div", "row");
     row.append(el("span", "", t("web.table.retourne")), cardEl(deal.retourne, "small"));
     box.append(row);
   }
-  if (deal.turn === me()) {
+  if (deal.bidding) {
     box.append(el("h2", "", t("web.table.your_call")));
-    box.append(deal.retourne ? takeButtons(deal.legal) : bidButtons(deal.legal));
+    box.append(biddingBox(deal.bidding));
   } else if (deal.turn !== null) {
-    box.append(el("h2", "", t("web.table.thinking", { name: playerName(deal.turn) })));
+    box.append(el("h2", "", t("web.table.thinking", { name: name(deal.turn) })));
   }
   box.append(callHistory(deal.calls));
   return box;
 }
 
-function takeButtons(legal) {
-  const row = el("div", "actions");
-  for (const notation of legal) {
-    row.append(button(callLabel(notation), () => act(notation), notation === "P" ? "" : "primary"));
-  }
-  return row;
-}
-
-function bidButtons(legal) {
+/** The bidding box: a value (the lowest five as buttons, the others in a list), then a strain; the other calls. */
+function biddingBox(box) {
+  const turn = turnOf(state.view.deal);
+  const chosen = chosenValue(box, state.bid, turn);
+  const choose = (value) => {
+    state.bid = { turn, value };
+    render({ now: true }); // the player's own choice shows at once, even while a press holds the table
+  };
+  const shown = choices(box, chosen);
   const wrap = el("div");
-  const bids = legal.map((n) => /^(\d*)(capot)?(SA|TA|S|H|D|C)$/.exec(n)).filter(Boolean);
-  const values = [...new Set(bids.map((b) => (b[2] ? `${b[1]}capot` : b[1])))];
-  if (values.length) {
-    if (!values.includes(state.bidValue)) state.bidValue = values[0];
-    const valueLabel = (v) => (v.endsWith("capot") ? `${v.replace("capot", "")} ${t("web.call.capot")}`.trim() : v);
+  if (box.values.length) {
     const chips = el("div", "actions");
     chips.setAttribute("role", "radiogroup");
     chips.setAttribute("aria-label", t("web.table.bid_value"));
-    // The five lowest values and capot as buttons; every other value (up to what a side can score) in a list.
-    const quick = values.filter((v, i) => i < QUICK_BIDS || v.endsWith("capot"));
-    for (const value of quick) {
-      const chip = button(valueLabel(value), () => { state.bidValue = value; render(); });
+    for (const value of shown.quick) {
+      const chip = button(value.label, () => choose(value.label), value.chosen ? "primary" : "");
       chip.setAttribute("role", "radio");
-      chip.setAttribute("aria-checked", String(value === state.bidValue));
-      if (value === state.bidValue) chip.classList.add("primary");
+      chip.setAttribute("aria-checked", String(value.chosen));
       chips.append(chip);
     }
-    const rest = values.filter((v) => !quick.includes(v));
-    if (rest.length) {
+    if (shown.more.length) {
       const select = el("select", "more-bids");
       select.setAttribute("aria-label", t("web.table.more_bids"));
       select.append(new Option(t("web.table.more_bids"), ""));
-      for (const value of rest) select.append(new Option(valueLabel(value), value, false, value === state.bidValue));
-      select.addEventListener("change", () => { if (select.value) { state.bidValue = select.value; render(); } });
-      if (rest.includes(state.bidValue)) select.classList.add("chosen");
+      for (const value of shown.more) select.append(new Option(value.label, value.label, false, value.chosen));
+      select.addEventListener("change", () => select.value && choose(select.value));
+      if (shown.more.some((value) => value.chosen)) select.classList.add("chosen");
       chips.append(select);
     }
     wrap.append(chips);
     const strains = el("div", "actions");
-    for (const b of bids) {
-      const value = b[2] ? `${b[1]}capot` : b[1];
-      if (value !== state.bidValue) continue;
-      const symbol = SYMBOLS[b[3]] ?? t(`common.strain.${b[3]}`);
-      const choice = button(symbol, () => act(b[0]));
-      choice.classList.add(RED.has(b[3]) ? "suit-red" : "suit-black");
-      choice.setAttribute("aria-label", `${callLabel(b[0])}`);
-      choice.style.fontSize = "1.3rem";
+    for (const strain of shown.strains) {
+      // The bid is read when the strain is pressed: at the value chosen then, never one drawn earlier.
+      const press = () => {
+        const bid = bidFor(box, chosenValue(box, state.bid, turn), strain.index);
+        if (bid) act(bid);
+      };
+      const choice = button(strain.label, press, `strain ${strain.red ? "suit-red" : "suit-black"}`);
+      choice.setAttribute("aria-label", `${chosen} ${strain.label}`);
       strains.append(choice);
     }
     wrap.append(strains);
   }
   const others = el("div", "actions");
-  for (const notation of legal.filter((n) => ["P", "X", "XX"].includes(n))) {
-    others.append(button(callLabel(notation), () => act(notation), notation === "P" ? "" : "double"));
+  for (const call of shown.calls) {
+    const style = { pass: "", take: "primary", coinche: "double", surcoinche: "double" }[call.kind];
+    others.append(button(call.label, () => act(call.action), style));
   }
   wrap.append(others);
   return wrap;
@@ -432,8 +399,8 @@ function bidButtons(legal) {
 function callHistory(calls) {
   const list = el("div", "calls");
   for (const call of calls) {
-    const line = el("span", "", t("web.table.call_line", { name: playerName(call.seat), call: "" }));
-    line.append(callEl(call.action));
+    const line = el("span", "", t("web.table.call_line", { name: name(call.seat), call: "" }));
+    line.append(suitText(call.label));
     list.append(line);
   }
   return list;
@@ -452,21 +419,17 @@ function declareBox() {
 }
 
 function beloteBox() {
-  const card = state.beloteFor;
-  const deal = state.view.deal;
-  const again = deal.belote.some((b) => b.seat === me() && b.card[1] === card[1]);
+  const play = state.beloteFor;
+  const card = state.view.deal.hand.find((c) => c.code === play.card);
   const box = el("div", "box belote");
-  box.append(el("h2", "", t("web.table.belote_question", { card: cardName(card) })));
+  box.append(el("h2", "", t("web.table.belote_question", { card: card.name })));
   const row = el("div", "actions");
-  const say = button(t(again ? "web.table.rebelote" : "web.table.belote"), () => {
+  const answer = (action) => () => {
     state.beloteFor = null;
-    act(`${card}!`);
-  }, "primary");
-  const quiet = button(t("web.table.say_nothing"), () => {
-    state.beloteFor = null;
-    act(card);
-  });
-  row.append(say, quiet);
+    act(action);
+  };
+  const say = button(play.belote.label, answer(play.belote.action), "primary");
+  row.append(say, button(t("web.table.say_nothing"), answer(play.action)));
   box.append(row);
   setTimeout(() => say.focus(), 0);
   return box;
@@ -479,16 +442,17 @@ function resultBox(matchOver) {
   const box = el("div", "box result wide");
   if (matchOver) {
     const winner = view.match.winner;
-    box.append(el("h2", "", winner === null ? t("web.table.match_over") : t("common.you_win", { name: sideName(winner) })));
+    const title = winner === null ? t("web.table.match_over") : t("common.you_win", { name: sideName(view, winner) });
+    box.append(el("h2", "", title));
   }
   if (!result || result.passed_out) {
     box.append(el("p", "", t("web.table.passed_out")));
   } else {
-    const outcome = t(`web.outcome.${result.outcome}`);
-    box.append(suitText(`${deal.contract.label} · ${playerName(deal.contract.taker)} · ${outcome}`, matchOver ? "p" : "h2", "outcome"));
+    const what = `${deal.contract.label} · ${name(deal.contract.taker)} · ${result.outcome}`;
+    box.append(suitText(what, matchOver ? "p" : "h2", "outcome"));
   }
-  const totals = el("p", "totals", `${t("web.table.totals")} ${view.match.sides.map((s) => `${s.name} ${view.match.scores[String(s.side)]}`).join(" · ")}`);
-  box.append(totals);
+  const scores = view.sides.map((s) => `${s.name} ${view.match.scores[String(s.side)]}`).join(" · ");
+  box.append(el("p", "totals", `${t("web.table.totals")} ${scores}`));
   // What to do next comes first: on a phone the details below may need scrolling.
   const row = el("div", "actions");
   if (matchOver) {
@@ -502,37 +466,32 @@ function resultBox(matchOver) {
     setTimeout(() => next.focus(), 0);
   }
   if (!matchOver && view.waiting.length) {
-    row.append(el("span", "hint", t("web.table.waiting_for", { names: view.waiting.map(playerName).join(", ") })));
+    row.append(el("span", "hint", t("web.table.waiting_for", { names: view.waiting.map(name).join(", ") })));
   }
   box.append(row);
   if (result && !result.passed_out) {
     // When the marks are not simply what each side made (a fall, a coinche, a litige), what each made first.
-    if (result.outcome !== "made" || deal.contract.level) box.append(madeTable(result));
-    box.append(scoreSheet(result.lines, view.match.sides, result.marks));
+    if (result.made.length) {
+      const made = scoreSheet(result.made, view.sides, result.made_totals, {
+        corner: t("web.table.made"),
+        total: t("web.table.made_total"),
+        sign: String,
+      });
+      made.classList.add("made");
+      box.append(made);
+    }
+    box.append(scoreSheet(result.lines, view.sides, result.marks));
     if (result.held) box.append(el("p", "hint", t("web.table.held", { points: result.held })));
     box.append(handsMini(result.hands));
   }
   return box;
 }
 
-/** What each side made in the deal (the rules core's facts), before the marks are worked out. */
-function madeTable(result) {
-  const sides = state.view.match.sides;
-  const lines = [];
-  for (const [key, label] of [["card_points", "web.table.card_points"], ["belote", "web.table.belote_points"], ["announcements", "web.table.announcement_points"]]) {
-    for (const s of sides) lines.push({ side: s.side, label: t(label), points: result[key][String(s.side)] ?? 0 });
-  }
-  const shown = lines.filter((l) => lines.some((o) => o.label === l.label && o.points));
-  const table = scoreSheet(shown, sides, result.totals, t("web.table.made"), t("web.table.made_total"), String);
-  table.classList.add("made");
-  return table;
-}
-
 function handsMini(hands) {
   const grid = el("div", "hands-mini");
   grid.setAttribute("aria-label", t("web.table.hands_dealt"));
   for (const [seat, cards] of Object.entries(hands)) {
-    grid.append(el("span", "who", playerName(Number(seat))));
+    grid.append(el("span", "who", name(Number(seat))));
     const row = el("div", "cards");
     for (const card of cards) row.append(cardEl(card, "mini"));
     grid.append(row);
@@ -540,11 +499,13 @@ function handsMini(hands) {
   return grid;
 }
 
-/** The match so far, deal by deal: who dealt, the contract, how it went, the marks and the running score. */
+/** The match so far, deal by deal: the contract, how it went, the marks and the running score. */
 function scoreSheetOverlay() {
   const match = state.view.match;
   const overlay = el("div", "overlay");
-  overlay.addEventListener("click", (e) => { if (e.target === overlay) closeSheet(); });
+  overlay.addEventListener("click", (e) => {
+    if (e.target === overlay) closeSheet();
+  });
   const box = el("div", "box sheet-box");
   box.setAttribute("role", "dialog");
   box.setAttribute("aria-label", t("web.sheet.title"));
@@ -552,26 +513,26 @@ function scoreSheetOverlay() {
   const table = el("table", "score-table match-sheet");
   const head = el("tr");
   head.append(el("th", "num", "#"), el("th", "", t("web.sheet.contract")));
-  for (const s of match.sides) head.append(el("th", "num", s.name));
+  for (const s of state.view.sides) head.append(el("th", "num", s.name));
   table.append(head);
-  match.history.forEach((entry, i) => {
+  for (const entry of match.history) {
     const row = el("tr");
-    const what = entry.contract
-      ? `${entry.contract} · ${playerName(entry.taker)} · ${t(`web.outcome.${entry.outcome}`)}`
-      : t("web.outcome.passed");
+    const what = entry.contract ? `${entry.contract} · ${name(entry.taker)} · ${entry.outcome}` : entry.outcome;
     const cell = el("td");
     cell.append(suitText(what));
-    row.append(el("td", "num", String(i + 1)), cell);
-    for (const s of match.sides) {
-      const cell = el("td", "num");
-      cell.append(el("b", "", String(entry.totals[String(s.side)])), el("small", "", ` (${signed(entry.marks[String(s.side)])})`));
-      row.append(cell);
+    row.append(el("td", "num", String(entry.number)), cell);
+    for (const s of state.view.sides) {
+      const points = el("td", "num");
+      const side = String(s.side);
+      points.append(el("b", "", String(entry.totals[side])), el("small", "", ` (${signed(entry.marks[side])})`));
+      row.append(points);
     }
     table.append(row);
-  });
+  }
   box.append(table);
-  const goal = match.target ? t("web.table.target", { target: match.target }) : "";
-  if (goal) box.append(el("p", "hint", t("web.sheet.goal", { goal })));
+  if (match.target) {
+    box.append(el("p", "hint", t("web.sheet.goal", { goal: t("web.table.target", { target: match.target }) })));
+  }
   const close = button(t("web.sheet.close"), closeSheet, "primary");
   box.append(close);
   setTimeout(() => close.focus(), 0);
@@ -581,12 +542,12 @@ function scoreSheetOverlay() {
 
 function closeSheet() {
   state.sheet = false;
-  render();
+  render({ now: true });
 }
 
 function toggleLastTrick() {
   state.showLast = !state.showLast;
-  render();
+  render({ now: true });
 }
 
 // ------------------------------------------------------------------------ lobby
@@ -596,20 +557,23 @@ function lobbyBox() {
   box.append(el("h2", "", t("web.lobby.title")));
   const share = el("div", "share");
   share.append(el("span", "", t("web.lobby.code")), el("code", "", document.body.dataset.pretty));
-  share.append(button(t("web.lobby.copy_link"), async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-      toast(t("web.lobby.copied"));
-    } catch {
-      toast(location.href);
-    }
-  }));
+  share.append(
+    button(t("web.lobby.copy_link"), async () => {
+      try {
+        await navigator.clipboard.writeText(location.href);
+        toast(t("web.lobby.copied"));
+      } catch {
+        toast(location.href);
+      }
+    }),
+  );
   box.append(share);
   const seats = el("div", "lobby-seats");
   for (const seat of view.seats) {
     const row = el("div", "seat-row");
-    const who = seat.kind === "human" ? seat.name : t("web.table.open_seat");
-    row.append(el("span", "", `${seatName(seat.letter)} — ${who}${seat.seat === me() ? ` (${t("web.table.you")})` : ""}`));
+    const who = seat.kind === "human" ? seat.name : seat.tag;
+    const you = seat.seat === me() ? ` (${t("web.table.you")})` : "";
+    row.append(el("span", "", `${seat.seat_name} — ${who}${you}`));
     if (seat.kind !== "human") row.append(button(t("web.lobby.sit_here"), () => sitDown(seat.seat)));
     seats.append(row);
   }
@@ -648,20 +612,17 @@ async function sitDown(seat) {
 function handArea() {
   const deal = state.view.deal;
   const area = el("div", "hand-area");
-  const mySeat = state.view.seats[me()];
-  const label = seatEl(mySeat);
+  const label = seatEl(state.view.seats[me()]);
   label.classList.remove("bottom");
   area.append(label);
   if (!deal.hand.length) return area;
-  const myTurn = deal.turn === me() && deal.phase === "play" && !deal.declare.length;
-  const hand = el("div", `hand${myTurn ? " my-turn" : ""}`);
+  const hand = el("div", `hand${toPlay(state.view) ? " my-turn" : ""}`);
   hand.setAttribute("role", "group");
   hand.setAttribute("aria-label", t("web.table.your_hand"));
-  const playable = new Set(deal.legal.map((a) => a.replace("!", "")));
   deal.hand.forEach((card, i) => {
     const node = cardEl(card);
     node.tabIndex = 0;
-    if (playable.has(card)) node.classList.add("playable");
+    if (playOf(deal, card.code)) node.classList.add("playable");
     node.append(el("span", "key", String(i + 1)));
     node.addEventListener("click", () => playCard(card));
     node.addEventListener("keydown", (e) => {
@@ -677,21 +638,21 @@ function handArea() {
 }
 
 function playCard(card) {
-  const deal = state.view.deal;
-  if (deal.phase !== "play" || deal.turn !== me()) {
+  if (!toPlay(state.view)) {
     toast(t("web.refusal.turn"));
     return;
   }
-  if (deal.legal.includes(`${card}!`)) {
-    state.beloteFor = card;
-    render();
+  const play = playOf(state.view.deal, card.code);
+  if (play?.belote) {
+    state.beloteFor = play;
+    render({ now: true });
     return;
   }
-  act(card); // an unplayable card too: the server says which rule forbids it
+  act(play ? play.action : card.code); // an unplayable card too: the server says which rule forbids it
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!state.view || !state.view.deal || e.target.tagName === "INPUT") return;
+  if (!state.view?.deal || e.target.tagName === "INPUT") return;
   const deal = state.view.deal;
   if (state.sheet) {
     if (e.key === "Escape" || e.key === "f") closeSheet();
@@ -706,38 +667,46 @@ document.addEventListener("keydown", (e) => {
     playCard(deal.hand[Number(e.key) - 1]);
   } else if (e.key === "f" && state.view.match && state.view.match.history.length) {
     state.sheet = true;
-    render();
+    render({ now: true });
   } else if (e.key === "Escape" && state.beloteFor) {
     state.beloteFor = null;
-    render();
+    render({ now: true });
   }
 });
 
 // A tap anywhere but on the button that shows it puts the last trick away.
-document.addEventListener("click", (e) => {
-  if (state.showLast && !e.target.closest(".last-trick-button")) toggleLastTrick();
-}, true);
+document.addEventListener(
+  "click",
+  (e) => {
+    if (state.showLast && !e.target.closest(".last-trick-button")) toggleLastTrick();
+  },
+  true,
+);
 
 function showReplaced() {
   const overlay = el("div", "overlay");
   const box = el("div", "box");
   box.append(el("h2", "", t("web.table.replaced_title")), el("p", "", t("web.table.replaced_text")));
-  box.append(button(t("web.table.take_back"), () => {
-    overlay.remove();
-    state.replaced = false;
-    connect();
-  }, "primary"));
+  box.append(
+    button(
+      t("web.table.take_back"),
+      () => {
+        overlay.remove();
+        state.replaced = false;
+        connect();
+      },
+      "primary",
+    ),
+  );
   overlay.append(box);
   document.body.append(overlay);
 }
 
 await loadMessages();
-if (sessionStorage.getItem(`atout.autostart.${code}`)) {
-  sessionStorage.removeItem(`atout.autostart.${code}`);
-  state.autostart = true;
-}
+const autostart = sessionStorage.getItem(`atout.autostart.${code}`);
+sessionStorage.removeItem(`atout.autostart.${code}`);
 connect();
-if (state.autostart) {
+if (autostart) {
   const start = () => (state.view ? send({ type: "start" }) : setTimeout(start, 100));
   start();
 }

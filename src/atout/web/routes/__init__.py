@@ -1,0 +1,2 @@
+"""The web app's routes, one router per area: the pages, the tables' API, the finished games' API, and the
+tables' WebSocket."""

@@ -1,0 +1,128 @@
+"""The tables' WebSocket: a browser's connection to one table's actor, in the typed protocol."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from atout.i18n import tr
+from atout.web.actor import Act, Command, Connect, Disconnect
+from atout.web.deps import Service
+from atout.web.protocol import Act as ActMessage
+from atout.web.protocol import BadMessage, ErrorMessage, Hello, Outgoing, Pong, RateLimit, Simple, parse_message
+from atout.web.protocol import Lang as LangMessage
+
+router = APIRouter()
+
+#: Messages queued for one client before it counts as gone (it reconnects and gets a snapshot).
+OUTBOX = 512
+#: Seconds a new WebSocket has to say hello.
+HELLO_TIMEOUT = 10.0
+#: Messages refused for flooding before the connection is closed.
+FLOOD_LIMIT = 50
+
+
+class WsConnection:
+    """One browser's WebSocket: an outbox the actor fills and a task that writes it."""
+
+    def __init__(self, websocket: WebSocket, player: str | None, lang: str) -> None:
+        self.websocket = websocket
+        self.player = player
+        self.lang = lang
+        self.outbox: asyncio.Queue[Outgoing | int] = asyncio.Queue(OUTBOX)
+
+    def send(self, message: Outgoing) -> None:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:  # a client that cannot keep up reconnects and gets a snapshot
+            self.close(4008)
+
+    def close(self, code: int) -> None:
+        while True:
+            try:
+                self.outbox.put_nowait(code)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+    async def write(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if isinstance(message, int):
+                await self.websocket.close(message)
+                return
+            await self.websocket.send_text(message.model_dump_json(exclude_unset=True))
+
+
+async def receive_text(websocket: WebSocket) -> str | None:
+    """The client's next message: its text, or None for a binary one (the protocol has none).
+
+    Raises :class:`WebSocketDisconnect` when the client has gone.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _error(conn: WsConnection, code: str) -> ErrorMessage:
+    return ErrorMessage(code=code, message=tr(f"web.error.{code}", conn.lang))
+
+
+@router.websocket("/ws/{code}")
+async def table_socket(websocket: WebSocket, code: str, service: Service) -> None:
+    await websocket.accept()
+    actor = await service.actor(code)
+    if actor is None:
+        await websocket.close(4404)
+        return
+    try:
+        text = await asyncio.wait_for(receive_text(websocket), HELLO_TIMEOUT)
+        if text is None:
+            raise BadMessage("binary message")
+        hello = parse_message(text)
+    except (TimeoutError, BadMessage, WebSocketDisconnect):
+        await websocket.close(4400)
+        return
+    if not isinstance(hello, Hello):
+        await websocket.close(4400)
+        return
+    conn = WsConnection(websocket, service.player(hello.token, actor.code), hello.lang)
+    writer = asyncio.create_task(conn.write())
+    actor.submit(Connect(conn, hello.epoch, hello.version))
+    loop = asyncio.get_running_loop()
+    rate = RateLimit(loop.time())
+    refused = 0
+    try:
+        while not writer.done():
+            text = await receive_text(websocket)
+            if not rate.allow(loop.time()):
+                refused += 1
+                conn.send(_error(conn, "flood"))
+                if refused > FLOOD_LIMIT:
+                    conn.close(1008)
+                continue
+            try:
+                if text is None:
+                    raise BadMessage("binary message")
+                message = parse_message(text)
+            except BadMessage:
+                conn.send(_error(conn, "malformed"))
+                continue
+            if isinstance(message, ActMessage):
+                actor.submit(Act(conn, message.action, message.id))
+            elif isinstance(message, LangMessage):
+                actor.submit(Command(conn, "lang", message.lang))
+            elif isinstance(message, Simple) and message.type == "ping":
+                conn.send(Pong())
+            elif isinstance(message, Simple):
+                actor.submit(Command(conn, message.type))
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:  # the socket was closed by the server side
+        pass
+    finally:
+        actor.submit(Disconnect(conn))
+        writer.cancel()

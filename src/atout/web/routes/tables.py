@@ -1,0 +1,73 @@
+"""The tables' API: create a table, read what anyone may know of one, take a seat."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from atout.i18n import tr
+from atout.web.actor import Refused
+from atout.web.deps import Address, Lang, LimitsDep, Service, within
+from atout.web.service import HOST_OPTIONS
+from atout.web.store import StoreUnavailable
+from atout.web.tokens import normalize_code
+from atout.web.wire import TableInfo, Wire
+
+router = APIRouter(prefix="/api/tables")
+
+
+class NewTable(BaseModel):
+    preset: str = Field(max_length=32)
+    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=len(HOST_OPTIONS))
+    bots: str = Field(default="club", max_length=32)
+    seat: int | None = None
+    name: str = Field(max_length=64)
+
+
+class TableCreated(Wire):
+    """A new table: its code, its creator's seat token, and its page."""
+
+    code: str
+    token: str
+    url: str
+
+
+class SitDown(BaseModel):
+    seat: int
+    name: str = Field(max_length=64)
+    token: str | None = Field(default=None, max_length=512)
+
+
+class SeatToken(Wire):
+    token: str
+
+
+@router.post("")
+async def create(body: NewTable, service: Service, limits: LimitsDep, address: Address, lang: Lang) -> TableCreated:
+    within(limits.tables, address, "web.error.too_many_tables", lang)
+    try:
+        code, token = await service.create(body.preset, dict(body.options), body.bots, body.seat, body.name)
+    except Refused as refusal:
+        raise HTTPException(400, tr(refusal.key, lang, **refusal.values)) from None
+    except StoreUnavailable:
+        raise HTTPException(503, tr("web.error.unavailable", lang)) from None
+    return TableCreated(code=code, token=token, url=f"/t/{code}")
+
+
+@router.get("/{code}")
+async def info(code: str, service: Service) -> TableInfo:
+    actor = await service.actor(code)
+    if actor is None:
+        raise HTTPException(404)
+    return actor.public_info()
+
+
+@router.post("/{code}/seats")
+async def sit(code: str, body: SitDown, service: Service, lang: Lang) -> SeatToken:
+    code = normalize_code(code)
+    try:
+        token = await service.sit(code, body.seat, body.name, service.player(body.token, code))
+    except Refused as refusal:
+        status = 409 if refusal.key == "web.error.seat_taken" else 400
+        raise HTTPException(status, tr(refusal.key, lang, **refusal.values)) from None
+    return SeatToken(token=token)
