@@ -12,12 +12,15 @@ Prints a Markdown table: actions per second (players' and bots'), the bytes of a
 largest) and of a snapshot, the players' latency (median, 95th percentile, largest), bots that fell
 back to the club player's rules, errors, and the CPU time of the server's process (its event loop
 and its threads), of its bot workers and of the simulated players (one process, on the same
-machine), in cores. Stops by itself;
-connects to 127.0.0.1 only.
+machine), in cores. Beside the games, the room's traffic: ``--lobby`` home pages follow the list of
+open tables (``/ws/lobby``: messages and bytes they receive), and each player talks (``--chat``: a
+quick message or a line of text every so many seconds on average). Stops by itself; connects to
+127.0.0.1 only.
 
     python benchmarks/bench_web.py                                    # 1,000 tables at the bots' pace
     python benchmarks/bench_web.py --seconds 30 --pace 0 --think 0    # as fast as it goes: where it saturates
     python benchmarks/bench_web.py --tables 200 --level expert        # the bots' searches take the cores
+    python benchmarks/bench_web.py --lobby 200 --chat 30              # with the room's traffic beside
 """
 
 from __future__ import annotations
@@ -82,17 +85,58 @@ class Stats:
     snapshot_bytes: list[int] = field(default_factory=list)
     actions: int = 0
     errors: int = 0
+    said: int = 0
+    refused: int = 0
+    lobby_messages: int = 0
+    lobby_bytes: int = 0
+    #: The largest list a home page received on connecting (bytes).
+    lobby_list: int = 0
+
+
+QUICK = ("well_played", "thanks", "sorry", "hurry", "bravo_partner")
+#: The codes of talk refused by the table (the rate limit), which the players' talk may meet by chance.
+TALK_REFUSALS = ("too_fast",)
+
+
+async def talker(ws: Any, every: float, measured: float, stop: float, stats: Stats, rng: random.Random) -> None:
+    """A player's talk: a quick message, or now and then a line of text, every ``every`` seconds on average."""
+    while True:
+        await asyncio.sleep(rng.expovariate(1 / every))
+        if time.monotonic() >= stop:
+            return
+        said = {"quick": rng.choice(QUICK)} if rng.random() < 0.7 else {"text": "On y va, partenaire !"}
+        await ws.send(json.dumps({"type": "say", **said}))
+        stats.said += time.monotonic() >= measured
+
+
+async def lobby(port: int, measured: float, stop: float, stats: Stats) -> None:
+    """A home page following the list of open tables until ``stop``, counting what it receives from ``measured``;
+    it opens in the middle of the warm-up, once the tables are listed (their players connected)."""
+    await asyncio.sleep(max(0.0, (measured - time.monotonic()) / 2))
+    async with websockets.connect(f"ws://{HOST}:{port}/ws/lobby", max_size=2**24) as ws:
+        stats.lobby_list = max(stats.lobby_list, len(await asyncio.wait_for(ws.recv(), stop - time.monotonic())))
+        while (left := stop - time.monotonic()) > 0:
+            try:
+                text = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                break
+            if time.monotonic() >= measured:
+                stats.lobby_messages += 1
+                stats.lobby_bytes += len(text)
 
 
 async def player(
-    port: int, table: dict[str, str], measured: float, stop: float, think: float, stats: Stats, seed: int
+    port: int, table: dict[str, str], measured: float, stop: float, args: argparse.Namespace, stats: Stats, seed: int
 ) -> None:
     """One simulated player: starts its table and plays its turns until ``stop``, counting from ``measured``."""
     rng = random.Random(seed)
+    think = args.think
     client = ClientView()
     async with websockets.connect(f"ws://{HOST}:{port}/ws/{table['code']}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
         await ws.send(json.dumps({"type": "start"}))
+        if args.chat:
+            chat = asyncio.create_task(talker(ws, args.chat, measured, stop, stats, random.Random(-seed - 1)))
         sent: float | None = None
         asked = 0  # the version at which this seat was last asked to act (one action per question)
         while time.monotonic() < stop:
@@ -106,7 +150,9 @@ async def player(
             client.receive(message)
             kind = message["type"]
             counted = time.monotonic() >= measured
-            if kind == "error":
+            if kind == "error" and message["code"] in TALK_REFUSALS:
+                stats.refused += 1  # talk the table refused (too fast): not an error of the game
+            elif kind == "error":
                 stats.errors += 1
                 sent = None
             elif kind == "snapshot":
@@ -136,6 +182,8 @@ async def player(
                 choice = "P" if "P" in options and rng.random() < 0.7 else rng.choice(options)
                 sent = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "action": choice, "id": f"{seed}-{sent}"}))
+        if args.chat:
+            chat.cancel()
 
 
 async def run(args: argparse.Namespace, server: int) -> tuple[Stats, list[float], list[float]]:
@@ -152,7 +200,10 @@ async def run(args: argparse.Namespace, server: int) -> tuple[Stats, list[float]
     workers = children(server)
     before: list[float] = []
     loop.call_later(args.warmup, lambda: before.extend(cpu_now(server, workers)))
-    await asyncio.gather(*(player(args.port, t, measured, stop, args.think, stats, i) for i, t in enumerate(created)))
+    await asyncio.gather(
+        *(player(args.port, t, measured, stop, args, stats, i) for i, t in enumerate(created)),
+        *(lobby(args.port, measured, stop, stats) for _ in range(args.lobby)),
+    )
     return stats, before, cpu_now(server, workers)
 
 
@@ -198,6 +249,8 @@ def main() -> None:
     parser.add_argument("--level", default="club", choices=("debutant", "club", "expert"))
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes (default: one per core)")
     parser.add_argument("--port", type=int, default=8790)
+    parser.add_argument("--lobby", type=int, default=0, help="home pages following the list of open tables")
+    parser.add_argument("--chat", type=float, default=0.0, help="each player talks every so many seconds on average")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         server = start_server(args.port, Path(data), args.pace, args.workers)
@@ -220,7 +273,8 @@ def main() -> None:
     print("\n".join(machine_lines()))
     print(
         f"- run: {args.tables} tables ({args.level} bots, pace {args.pace} s), players think {args.think} s "
-        f"on average, measured {elapsed:.0f} s after {args.warmup:.0f} s\n"
+        f"on average, measured {elapsed:.0f} s after {args.warmup:.0f} s; {args.lobby} home pages on the lobby, "
+        f"players talking every {args.chat:g} s on average (0: silent)\n"
     )
     print(
         "| tables | pace | actions/s | player actions | update bytes (mean, max) | snapshot bytes "
@@ -233,6 +287,14 @@ def main() -> None:
         f"| {ms(0.5)} | {ms(0.95)} | {1000 * lat[-1]:.1f} ms | {fallbacks} | {stats.errors} "
         f"| {server_cpu:.2f} cores | {workers_cpu:.2f} cores | {client_cpu:.2f} cores |"
     )
+    if args.lobby or args.chat:
+        print("\n| lines said/s | refused | lobby pages | list bytes | lobby messages/s a page | bytes/s a page |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        pages = max(1, args.lobby)
+        print(
+            f"| {stats.said / elapsed:.1f} | {stats.refused} | {args.lobby} | {stats.lobby_list} "
+            f"| {stats.lobby_messages / pages / elapsed:.2f} | {stats.lobby_bytes / pages / elapsed:.0f} |"
+        )
 
 
 if __name__ == "__main__":

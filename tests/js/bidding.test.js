@@ -67,6 +67,76 @@ describe("choices", () => {
   });
 });
 
+/** The server's box of bazar's first call: 80 to 500, and a capot at each value from 260. */
+function bazarBox() {
+  const values = [];
+  for (let value = 80; value <= 500; value += 10) {
+    values.push({ label: String(value), capot: false, bids: STRAINS.map((s) => `${value}${s.label}`) });
+    if (value >= 260)
+      values.push({ label: `${value} capot`, capot: true, bids: STRAINS.map((s) => `${value}C${s.label}`) });
+  }
+  return { strains: STRAINS, values, calls: [{ action: "P", label: "Passe", kind: "pass" }] };
+}
+
+/** The server's box of coinche's first call: 80 to 820 and capot. */
+function coincheBox() {
+  const values = [];
+  for (let value = 80; value <= 820; value += 10) {
+    values.push({ label: String(value), capot: false, bids: STRAINS.map((s) => `${value}${s.label}`) });
+  }
+  values.push({ label: "capot", capot: true, bids: STRAINS.map((s) => `capot${s.label}`) });
+  return { strains: STRAINS, values, calls: [{ action: "P", label: "Passe", kind: "pass" }] };
+}
+
+describe("a box of many values (issue 35)", () => {
+  it("offers bazar's lowest capot as a button and its other capots in the list, on demand", () => {
+    const shown = choices(bazarBox(), "80");
+    assert.deepEqual(
+      shown.quick.map((v) => v.label),
+      ["80", "90", "100", "110", "120", "260 capot"],
+    );
+    assert.deepEqual(
+      shown.more.map((v) => v.label),
+      ["130", "140", "150", "160"],
+    );
+    assert.equal(shown.rest.filter((v) => v.capot).length, 24);
+    assert.equal(shown.rest.at(-1).label, "500 capot");
+  });
+
+  it("lists coinche's likely values first and the others on demand", () => {
+    const shown = choices(coincheBox(), "80");
+    assert.deepEqual(
+      shown.quick.map((v) => v.label),
+      ["80", "90", "100", "110", "120", "capot"],
+    );
+    assert.deepEqual(
+      shown.more.map((v) => v.label),
+      ["130", "140", "150", "160"],
+    );
+    assert.equal(shown.rest.length, 66);
+    assert.deepEqual([shown.rest[0].label, shown.rest.at(-1).label], ["170", "820"]);
+    const all = choices(coincheBox(), "80", { all: true });
+    assert.equal(all.more.length, 70);
+    assert.deepEqual(all.rest, []);
+  });
+
+  it("lists every value when one asked for on demand is chosen", () => {
+    const shown = choices(coincheBox(), "500");
+    assert.deepEqual(shown.rest, []);
+    assert.equal(shown.more.find((v) => v.chosen).label, "500");
+    assert.deepEqual(
+      shown.strains.map((s) => s.action),
+      ["500♠", "500♥", "500♦", "500♣", "500SA"],
+    );
+  });
+
+  it("starts each turn on the lowest value, even after a capot chosen", () => {
+    const deal = (number, calls) => ({ number, calls: Array.from({ length: calls }, () => ({})) });
+    const chosen = { turn: turnOf(deal(1, 0)), value: "300 capot" };
+    assert.equal(chosenValue(bazarBox(), chosen, turnOf(deal(1, 4))), "80");
+  });
+});
+
 describe("the value chosen", () => {
   const deal = (number, calls) => ({ number, calls: Array.from({ length: calls }, () => ({})) });
 

@@ -5,11 +5,13 @@ import {
   applyChanges,
   completedTrick,
   initialState,
+  matchTitle,
   movesOn,
   playOf,
   receive,
   sideName,
   toPlay,
+  waitingText,
 } from "../../src/atout/web/static/js/core/view.js";
 
 const card = (code) => ({ code, rank: code[0], suit: "♥", red: true, name: code });
@@ -130,5 +132,23 @@ describe("the viewer's own", () => {
 
   it("names a side as the server does", () => {
     assert.equal(sideName(view(), 1), "Est–Ouest");
+  });
+});
+
+describe("what the table says to its viewer (issue 35)", () => {
+  const t = (key, values = {}) => `${key}${Object.keys(values).length ? JSON.stringify(values) : ""}`;
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, side: seat % 2, name: ["Nadia", "Eric", "Claire", "Omar"][seat] }));
+
+  it("tells a player waited for that it is him", () => {
+    const shown = waitingText(view({ seats, waiting: [2, 3] }), t);
+    assert.equal(shown, 'web.table.waiting_for{"names":"web.table.you, Omar"}');
+  });
+
+  it("tells a player whether he won, a spectator which side did", () => {
+    const match = { winner: 1 };
+    assert.equal(matchTitle(view({ seats, match, you: 2 }), t), "web.table.you_lost");
+    assert.equal(matchTitle(view({ seats, match, you: 3 }), t), "web.table.you_won");
+    assert.equal(matchTitle(view({ seats, match, you: null }), t), 'common.you_win{"name":"Est–Ouest"}');
+    assert.equal(matchTitle(view({ seats, match: { winner: null }, you: 2 }), t), "web.table.match_over");
   });
 });

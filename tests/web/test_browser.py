@@ -8,73 +8,21 @@ upright plays a whole deal, and every page fits it.
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-from harness import fast_settings, finished_game
-from harness.servers import free_port, start_server
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from harness.browser import PHONE, new_page, quick_start
+from playwright.sync_api import Browser, Page, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: Something the player can do now: a call, a card, a choice in a box (belote, announcements, next deal).
 ACTIONABLE = ", ".join(
     f"#table:not(.busy) {part}"
     for part in (".bidding .actions button", ".hand.my-turn .card.playable", ".box .actions button")
 )
-PHONE = {"width": 390, "height": 844}
 #: More turns than a deal can take (so that a test fails instead of hanging).
 MOST_TURNS = 60
-DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose history holds one finished game (game 1)."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("web")
-    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop may be running in this thread
-        thread.submit(asyncio.run, finished_game(fast_settings(data))).result()
-    process = start_server(data, port, bot_pace=0.05)
-    yield f"http://127.0.0.1:{port}"
-    process.kill()
-    process.wait()
-
-
-@pytest.fixture(scope="module")
-def browser(chromium: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        yield browser
-        browser.close()
-
-
-def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(20_000)
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
-def quick_start(page: Page, server: str, name: str = "Alice") -> None:
-    page.goto(server + "/")
-    page.fill("#quick-form input[name=name]", name)
-    page.click("#quick-form button")
-    page.wait_for_selector(".hand .card")
 
 
 def answered(page: Page, card: str) -> bool:
@@ -379,3 +327,358 @@ def test_the_pages_render_in_both_languages(browser: Browser, server: str) -> No
 def test_the_server_command_refuses_a_bad_shard() -> None:
     result = subprocess.run(["atout", "serve", "--shard", "3/2"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "--shard" in result.stderr
+
+
+def start_preset(page: Page, server: str, preset: str, name: str = "Alice") -> None:
+    """A table of ``preset`` against club bots, created as the home page does and started at once."""
+    page.goto(server + "/")
+    url = page.evaluate(
+        """async ([preset, name]) => {
+        const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({preset, options: {}, bots: "club", name})});
+        const data = await response.json();
+        localStorage.setItem(`atout.token.${data.code}`, data.token);
+        sessionStorage.setItem(`atout.autostart.${data.code}`, "1");
+        return data.url;
+        }""",
+        [preset, name],
+    )
+    page.goto(server + url)
+    page.wait_for_selector(".hand .card")
+
+
+def wait_for_my_bid(page: Page) -> None:
+    """Pass through the deal (Continue at its end) until this player may bid a value."""
+    for _ in range(MOST_TURNS):
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator("#table:not(.busy) .bidding [role=radio]").count():
+            return
+        take_a_turn(page, bid=False)
+    raise AssertionError("never asked to bid")
+
+
+def focus_in(page: Page, selector: str) -> bool:
+    return bool(page.evaluate(f"!!document.activeElement?.closest({selector!r})"))
+
+
+def test_bazars_bidding_box_offers_one_capot_and_the_rest_on_demand(browser: Browser, server: str) -> None:
+    """Bazar's box shows the lowest capot alone as a button (not thirty of them), its Passe on a phone's screen;
+    the keyboard starts in the box, and P passes."""
+    page = new_page(browser, PHONE)
+    start_preset(page, server, "bazar")
+    wait_for_my_bid(page)
+    radios = page.locator(".bidding [role=radio]").all_inner_texts()
+    assert len([label for label in radios if "capot" in label]) == 1, radios
+    assert len(radios) <= 6, radios
+    pass_button = page.locator(".bidding .actions button", has_text="Passe")
+    box = pass_button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    assert "P" in pass_button.inner_text()  # the key, shown on the button
+    page.wait_for_function("!!document.activeElement?.closest('.bidding')")  # the focus moved into the box
+    page.keyboard.press("Tab")
+    assert focus_in(page, ".bidding")
+    options = page.locator(".bidding select.more-bids option").all_inner_texts()
+    assert "500 capot" not in options and "Autres valeurs…" in options
+    page.select_option(".bidding select.more-bids", "*")
+    page.wait_for_function("[...document.querySelectorAll('.more-bids option')].some(o => o.value === '500 capot')")
+    page.keyboard.press("p")
+    page.locator(".calls span", has_text="Alice").last.wait_for()
+    assert page.locator(".calls span", has_text="Alice").last.inner_text().endswith("Passe")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_coinches_list_holds_the_likely_values_first(browser: Browser, server: str) -> None:
+    page = new_page(browser)
+    quick_start(page, server)
+    wait_for_my_bid(page)
+    options = page.locator(".bidding select.more-bids option").all_inner_texts()
+    assert len(options) <= 10 and "820" not in options and options[-1] == "Autres valeurs…", options
+
+
+def test_the_next_auction_starts_on_the_lowest_value(browser: Browser, server: str) -> None:
+    """A value chosen at one turn (and not bid) is not the one highlighted at the next deal's auction."""
+    page = new_page(browser)
+    quick_start(page, server)
+    wait_for_my_bid(page)
+    value = page.locator(".bidding select.more-bids option").nth(3).get_attribute("value")
+    page.select_option(".bidding select.more-bids", value)
+    page.wait_for_selector(".bidding select.more-bids.chosen")
+    page.focus(".bidding select.more-bids")
+    page.keyboard.press("p")  # P passes, even from the list
+    page.locator(".calls span", has_text="Alice").last.wait_for()
+    for _ in range(MOST_TURNS):  # to the end of the deal (or of the auction, if everyone passed)
+        if take_a_turn(page, bid=False) == "continue":
+            break
+    page.locator(".status", has_text="Donne 2").wait_for()
+    wait_for_my_bid(page)
+    checked = page.locator(".bidding [role=radio]").evaluate_all(
+        "radios => radios.map(r => r.getAttribute('aria-checked'))"
+    )
+    assert checked[0] == "true" and checked.count("true") == 1, checked
+    assert not page.locator(".bidding select.more-bids.chosen").count()
+    # Once the score sheet's button is there and cards are played, the status bar still holds on one row.
+    for _ in range(MOST_TURNS):
+        if page.locator(".status .last-trick-button").count() and page.locator(".status .sheet-button").count():
+            break
+        take_a_turn(page, bid=True)
+    else:
+        raise AssertionError("no trick was completed in the second deal")
+    for width, height in ((1280, 800), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert one_row(page), f"the status bar wraps at {width} pixels: {page.inner_text('.status')!r}"
+
+
+def one_row(page: Page) -> bool:
+    """Whether the status bar's items stand on one row, none cut short (in one go: the page is redrawn at every
+    update)."""
+    return bool(
+        page.evaluate(
+            """() => {
+            const middles = [...document.querySelectorAll('.status > *')]
+                .filter(item => item.offsetWidth)
+                .map(item => { const r = item.getBoundingClientRect(); return r.top + r.height / 2; });
+            const cut = [...document.querySelectorAll('.status > span')].some(s => s.scrollWidth > s.clientWidth + 1);
+            return Math.max(...middles) - Math.min(...middles) < 4 && !cut;
+            }"""
+        )
+    )
+
+
+SIDEWAYS = {"width": 844, "height": 390}
+
+
+def test_a_phone_held_sideways_shows_the_hand_and_the_bidding_box(browser: Browser, server: str) -> None:
+    page = new_page(browser, SIDEWAYS)
+    quick_start(page, server)
+    wait_for_my_bid(page)
+    rects = page.evaluate(  # in one go: the page is redrawn at every update
+        """() => [...document.querySelectorAll('.hand .card'),
+                  [...document.querySelectorAll('.bidding .actions button')]
+                      .find(b => b.textContent.startsWith('Passe'))]
+                 .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert len(rects) == 9
+    outside = [r for r in rects if r[0] < 0 or r[1] < 0 or r[2] > SIDEWAYS["width"] or r[3] > SIDEWAYS["height"]]
+    assert outside == [], rects
+    assert fits(page)
+
+
+def test_a_public_table_is_listed_live_and_a_free_seat_is_taken_in_one_click(browser: Browser, server: str) -> None:
+    """A home page open before a table is created lists it without being reloaded; a free seat's button seats
+    its visitor at the table (his name typed on the page), and the host sees him there, as does the list."""
+    visitor, host = new_page(browser), new_page(browser)
+    visitor.goto(server + "/")
+    visitor.wait_for_function(
+        "document.querySelector('.lobby-table') || !document.getElementById('lobby-empty').hidden"
+    )
+    host.goto(server + "/")
+    host.fill("#create-form input[name=name]", "Hélène")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector(".lobby-seats")
+    code = host.url.rsplit("/", 1)[-1]
+    row = visitor.locator(f'.lobby-table[data-code="{code}"]')
+    row.wait_for()
+    assert "Hélène" in row.inner_text() and "Belote coinchée" in row.inner_text()
+    watcher = new_page(browser)
+    watcher.goto(server + "/")
+    watcher.locator(f'.lobby-table[data-code="{code}"]').wait_for()
+    visitor.fill("#quick-form input[name=name]", "Bob")
+    row.locator("button[data-seat]").first.click()
+    visitor.wait_for_url(f"**/t/{code}")
+    visitor.locator(".lobby-seats", has_text="Bob").wait_for()
+    host.locator(".lobby-seats", has_text="Bob").wait_for()
+    watcher.locator(f'.lobby-table[data-code="{code}"]', has_text="Bob").wait_for()  # the row, changed in place
+    assert watcher.locator(f'.lobby-table[data-code="{code}"]').count() == 1
+    assert visitor.errors == [] and host.errors == [] and watcher.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_nine_cards_of_belote_a_deux_fit_a_phone(browser: Browser, server: str) -> None:
+    page = new_page(browser, PHONE)
+    start_preset(page, server, "deux")
+    for _ in range(MOST_TURNS):
+        if page.locator(".hand .card").count() == 9:
+            break
+        take_a_turn(page, bid=True)
+    else:
+        raise AssertionError("the hand never held nine cards")
+    band, *rects = page.evaluate(  # in one go: the page is redrawn at every update
+        """() => [document.querySelector('.hand'), ...document.querySelectorAll('.hand .card')]
+                 .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"""
+    )
+    assert len(rects) == 9, rects
+    assert all(band[0] <= left and right <= band[1] <= PHONE["width"] for left, right in rects), (band, rects)
+    assert fits(page)
+
+
+def test_classiques_retourne_stands_apart_from_the_question(browser: Browser, server: str) -> None:
+    page = new_page(browser, PHONE)
+    start_preset(page, server, "classique")
+    measured = page.wait_for_function(  # in one go, once both are drawn: the page is redrawn at every update
+        """() => {
+            const row = document.querySelector('.bidding > .row');
+            const heading = document.querySelector('.bidding > .row ~ h2');
+            return row && heading && {gap: heading.getBoundingClientRect().top - row.getBoundingClientRect().bottom};
+        }"""
+    )
+    assert measured.json_value()["gap"] >= 4
+
+
+def test_two_browsers_talk_and_markup_shows_as_text(browser: Browser, server: str) -> None:
+    """A line typed at one browser shows at the other, in a bubble at its seat and in the log, as text (markup
+    too); a quick message arrives in the reader's words; a muted speaker stays muted after a reload."""
+    host, guest = two_players(browser, server)
+    markup = '<img src=x onerror="window.pwned = 1">'
+    host.click(".talk-toggle")
+    host.fill(".talk-form input", markup)
+    host.press(".talk-form input", "Enter")
+    bubble = guest.locator(".seat .talk-bubble")
+    bubble.wait_for()
+    assert bubble.inner_text() == markup
+    guest.click(".talk-toggle")
+    said = guest.locator(".talk-log .said")
+    said.first.wait_for()
+    assert said.first.inner_text() == markup
+    for page in (host, guest):
+        assert page.locator(".talk-panel img, .seat img").count() == 0
+        assert page.evaluate("window.pwned") is None
+    guest.click(".talk-quick >> text=Bravo partenaire")
+    host.locator(".talk-log .said", has_text="Bravo partenaire").wait_for()
+    host.click(".talk-log .talk-mute")  # the host mutes Bob
+    guest.fill(".talk-form input", "chut")
+    guest.press(".talk-form input", "Enter")
+    guest.locator(".talk-log .said", has_text="chut").wait_for()
+    host.reload()
+    host.wait_for_selector(".talk-toggle")
+    host.locator(".talk-log .said", has_text=markup).wait_for()  # the log comes back, the panel open
+    assert host.locator(".talk-log .said", has_text="chut").count() == 0
+    assert host.locator(".talk-unmute").count() == 1
+    assert host.errors == [] and guest.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_tab_says_when_it_is_the_players_turn(browser: Browser, server: str) -> None:
+    """The tab's title and icon change on the player's turn (« À vous ! » first) and come back once he has
+    played; the alerts' menu opens from the status bar without asking for notifications."""
+    page = new_page(browser)
+    quick_start(page, server)
+    page.evaluate(  # every title the page takes, as it takes it (the bots answer faster than a poll)
+        """() => {
+        window.titles = [];
+        const title = document.querySelector('title');
+        new MutationObserver(() => window.titles.push(document.title))
+            .observe(title, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    page.wait_for_selector(ACTIONABLE)
+    page.wait_for_function("document.title.startsWith('À vous\u202f! · Table ')")
+    assert "circle" in page.evaluate("document.querySelector('link[rel=icon]').getAttribute('href')")
+    page.evaluate("window.titles = []")
+    assert take_a_turn(page, bid=False)
+    page.wait_for_function("window.titles.some(title => !title.startsWith('À vous'))")
+    later = page.evaluate("window.titles.find(title => !title.startsWith('À vous'))")
+    assert later.startswith("Table ") and later.endswith(" · atout")
+    page.click(".status .turn-toggle")
+    menu = page.locator("#turn-menu")
+    menu.wait_for()
+    assert menu.locator("input[type=checkbox]").first.is_checked()  # the sound is on by default
+    assert page.evaluate("Notification.permission") == "default"  # never asked without the player's request
+    page.keyboard.press("Escape")
+    menu.wait_for(state="hidden")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+#: Counts, at every frame, the movements running (motion.js names its animations "motion") and the copies of a
+#: trick flying to its winner: the most seen at once, since a movement lasts a few frames only.
+WATCH_MOTION = """() => {
+    window.moving = 0;
+    window.ghosts = 0;
+    const look = () => {
+        const running = document.getAnimations().filter((a) => a.id === 'motion').length;
+        window.moving = Math.max(window.moving, running);
+        window.ghosts = Math.max(window.ghosts, document.querySelectorAll('.motion-ghost').length);
+        requestAnimationFrame(look);
+    };
+    look();
+}"""
+
+
+def play_a_card_watching_motion(page: Page) -> str:
+    """Take turns until this player has played a card, motion watched from just before it; the card."""
+    for _ in range(MOST_TURNS):
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator(".hand.my-turn .card.playable").count():
+            page.evaluate(WATCH_MOTION)
+            code = page.locator(".hand.my-turn .card.playable").first.get_attribute("data-card")
+            if take_a_turn(page, bid=True) == "card":
+                assert code is not None
+                return code
+        else:
+            take_a_turn(page, bid=True)
+    raise AssertionError("never asked to play a card")
+
+
+def test_cards_move_to_the_trick_and_the_trick_to_its_winner(browser: Browser, server: str) -> None:
+    """A card played travels to the trick (an animation runs at once) and a trick won flies to its winner as
+    copies that leave nothing behind; the table answers the click as before."""
+    page = new_page(browser)
+    quick_start(page, server)
+    code = play_a_card_watching_motion(page)
+    page.wait_for_function("window.moving > 0")
+    assert page.locator(f".trick .card[data-card='{code}']").count() or page.locator(".trick.done").count()
+    for _ in range(MOST_TURNS):  # until a trick has been gathered
+        if page.evaluate("window.ghosts") > 0:
+            break
+        take_a_turn(page, bid=True, wait=2000)
+    else:
+        raise AssertionError("no trick flew to its winner")
+    page.wait_for_function("!document.querySelector('.motion-ghost')")  # the copies are gone once landed
+    assert int(page.get_attribute("#table", "data-moves") or 0) > 0
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_nothing_moves_for_a_player_who_prefers_reduced_motion(browser: Browser, server: str) -> None:
+    page = new_page(browser, reduced_motion="reduce")
+    quick_start(page, server)
+    code = play_a_card_watching_motion(page)
+    page.locator(f".trick .card[data-card='{code}']").wait_for()
+    for _ in range(MOST_TURNS):  # past a trick won and gathered
+        if page.locator(".trick.done").count():
+            break
+        take_a_turn(page, bid=True, wait=2000)
+    else:
+        raise AssertionError("no trick was won")
+    page.wait_for_selector(".trick:not(.done)", timeout=20_000)
+    assert page.evaluate("[window.moving, window.ghosts]") == [0, 0]
+    assert page.get_attribute("#table", "data-moves") is None
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_at_a_practice_table_the_hint_button_shows_the_club_bots_choice(browser: Browser, server: str) -> None:
+    """A table created with « Table d'entraînement » and fast bots: on the player's turn « Conseil » asks, and the
+    hint (the club bot's choice and its reason) shows at the table."""
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.fill("#create-form input[name=name]", "Alice")
+    page.select_option("#create-form select[name=pace]", "fast")
+    page.check("#create-form input[name=practice]")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".lobby-seats")
+    page.click("text=Commencer la partie")
+    page.wait_for_selector(".hand .card")
+    page.locator(".status .practice-button").click(timeout=60_000)  # shown on his turn: the auction's first
+    hint = page.locator(".practice-hint")
+    hint.locator("b").wait_for()
+    assert "Conseil du robot club" in hint.inner_text() and hint.locator("p").inner_text()
+    assert page.locator(".status .practice-button").is_disabled()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_table_says_which_variant_it_plays(browser: Browser, server: str) -> None:
+    """The header names the variant, with the target and the bots' level, and leads to its section of the rules."""
+    page = new_page(browser)
+    quick_start(page, server)
+    variant = page.locator(".topbar .variant")
+    assert variant.locator(".name").inner_text() == "Belote coinchée (FFB)"
+    assert variant.locator(".details").inner_text() == "en 1\u202f000 points · robots club"
+    assert variant.get_attribute("href") == "/rules#coinche"
+    assert page.locator(".topbar nav a", has_text="Règles").get_attribute("href") == "/rules#coinche"
+    assert page.errors == []  # type: ignore[attr-defined]

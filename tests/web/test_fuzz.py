@@ -42,16 +42,26 @@ MESSAGES = st.one_of(
     st.text(max_size=200),
     JSON_VALUES.map(json.dumps),
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["act", "start", "leave", "continue", "rematch", "lang", "ping", "hello", "x"])},
+        {
+            "type": st.sampled_from(
+                ["act", "start", "leave", "continue", "rematch", "lang", "ping", "hello", "say", "talk_rules", "x"]
+            )
+        },
         optional={
             "action": st.sampled_from(NOTATIONS) | st.text(max_size=50),
             "id": st.text(max_size=80),
             "lang": st.sampled_from(["fr", "en", "de", ""]),
             "version": st.integers(),
             "token": st.text(),
+            "quick": st.sampled_from(["thanks", "hurry", "insult"]),
+            "text": st.text(max_size=250),
+            "free_text": st.booleans(),
+            "spectators": st.booleans(),
         },
     ).map(json.dumps),
 )
+#: The kinds of message a client may send.
+KINDS = ("hello", "act", "start", "leave", "continue", "rematch", "ping", "lang", "say", "talk_rules")
 #: What a client may send over the WebSocket: the messages above, or binary frames (the protocol has none).
 FRAMES = MESSAGES | st.binary(max_size=64) | MESSAGES.map(str.encode)
 
@@ -62,7 +72,7 @@ def test_parsing_accepts_a_message_or_refuses_it_with_bad_message(text: str) -> 
         message = parse_message(text)
     except BadMessage:
         return
-    assert message.type in ("hello", "act", "start", "leave", "continue", "rematch", "ping", "lang")
+    assert message.type in KINDS
 
 
 async def logged(url: str, table_id: int, game_no: int) -> list[ActionRow]:

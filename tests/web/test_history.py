@@ -14,6 +14,7 @@ import asyncio
 import subprocess
 import sys
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,17 @@ import pytest
 from fastapi.testclient import TestClient
 from harness import fast_settings, finished_game
 
-from atout.i18n import tr
+from atout.i18n import languages, tr
 from atout.record import read_records
+from atout.rules import PRESETS, Ruleset
 from atout.web.app import create_app
+from atout.web.guide import rules_html, rules_section
 from atout.web.protocol import Pong
+from atout.web.replay import GameSide, GameSummary, summary
 from atout.web.routes.socket import OUTBOX, WsConnection
 from atout.web.settings import Settings
+from atout.web.store import GameRow
+from atout.web.wire import VariantView
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +47,49 @@ def test_the_games_page_lists_the_game_and_tells_the_bot_by_its_seat(history: tu
         french = client.get("/games").text
         english = client.get("/games?lang=en").text
         game = client.get("/games/1?lang=fr").text
-    assert "Joueur 0, Sud · robot club" in french and "Joueur 0, South · club bot" in english
+    assert "<strong>Joueur 0</strong>" in french and "<strong>Sud · robot club</strong>" in french
+    assert "<strong>South · club bot</strong>" in english
+    assert '<a href="/rules#deux">' in french and tr("web.games.won", "fr") in french
     assert "Sud · robot club" in game and 'href="/games/1/records.txt"' in game
+    assert '<a href="/rules#deux">' in game
+
+
+def test_the_history_says_what_was_played_and_who_played_on_each_side() -> None:
+    """The variant, what differed from it (the host's options, the target, the bots' level), where its rules are,
+    and each side: its players, its score, whether it won."""
+    rules = Ruleset.preset("coinche").replace(announcements=False, target=2000)
+    people = [{"name": "Alice", "bot": False}, {"name": "expert", "bot": True}]
+    game = GameRow(
+        id=1,
+        code="X",
+        game_no=1,
+        finished_at=datetime.now(UTC),
+        preset="coinche",
+        players=people * 2,
+        scores={"0": 2010, "1": 1500},
+        winner=0,
+        deals=12,
+        records="",
+        rules=rules.to_json(),
+        bots="expert",
+    )
+    assert summary(game, "fr") == GameSummary(
+        variant=VariantView(
+            name="Belote coinchée (FFB)",
+            details="sans annonces · en 2\u202f000 points · robots expert",
+            link="/rules#coinche",
+        ),
+        sides=[
+            GameSide(name="Nord–Sud", players=["Alice", "Alice"], score=2010, won=True),
+            GameSide(name="Est–Ouest", players=["Ouest · robot expert", "Est · robot expert"], score=1500, won=False),
+        ],
+    )
+    english = summary(game, "en")
+    assert english is not None and english.variant.details == "no announcements · to 2,000 points · expert bots"
+    # A table's ruleset that cannot be read: its preset's; a variant this version does not know: listed as kept.
+    unreadable = summary(replace(game, rules="{"), "fr")
+    assert unreadable is not None and unreadable.variant.details == "en 1\u202f000 points · robots expert"
+    assert summary(replace(game, rules="{", preset="nope"), "fr") is None
 
 
 def test_the_replay_gives_each_deal_with_terms_that_add_up_to_its_marks(history: tuple[Settings, str]) -> None:
@@ -120,6 +167,15 @@ def test_the_rules_page_speaks_the_players_language_and_links_to_the_reference(t
     assert "The rules, for players" in english and "Sans atout and tout atout" in english
     assert 'href="/rules/reference"' in french and "The rules atout implements" in reference
     assert tr("web.rules.english_only", "fr") in reference
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_variant_links_to_its_section_of_the_rules_page(lang: str) -> None:
+    """The history and the table link to ``/rules#<section>``: each preset's section is there, in each language."""
+    page = rules_html(lang)
+    for preset in PRESETS:
+        anchor = rules_section(preset).removeprefix("/rules#")
+        assert f'<h2 id="{anchor}">' in page, (preset, lang)
 
 
 def test_an_address_creates_a_limited_number_of_tables_an_hour(tmp_path: Path) -> None:

@@ -63,7 +63,10 @@ async def test_the_next_deal_waits_until_every_player_has_read_the_score(tmp_pat
             assert mover is not None
             deal = mover.view["deal"]
             options = [d["action"] for d in deal["declare"]] or legal(mover)
-            actor.submit(Act(mover, "P" if "P" in options else rng.choice(options), None))
+            # One bid, then passes: a deal nobody takes is dealt again without waiting for anyone.
+            taken = any(call["action"] != "P" for call in deal["calls"])
+            bid = next((o for o in options if o != "P"), "P")
+            actor.submit(Act(mover, ("P" if taken else bid) if "P" in options else rng.choice(options), None))
             await settle(actor)
         assert not actor.game.finished
         assert sorted(actor.waiting) == sorted(c.view["you"] for c in conns)
@@ -73,6 +76,21 @@ async def test_the_next_deal_waits_until_every_player_has_read_the_score(tmp_pat
         actor.submit(Command(conns[1], "continue"))
         await settle(actor)
         assert not actor.game.deal_over and actor.game.deal_no == 1
+
+
+async def test_a_deal_nobody_took_is_dealt_again_without_a_click(tmp_path: Path) -> None:
+    """Nothing to read at the end of a deal nobody took: the next one is dealt at once (issue 35), and the
+    players hear that everyone passed."""
+    async with Harness(fast_settings(tmp_path, deal_pause=3600)) as harness:
+        actor, conns = await harness.table("coinche", 4)
+        while actor.game is not None and actor.game.deal_no == 0:
+            mover = turn_of(conns)
+            assert mover is not None
+            actor.submit(Act(mover, "P", None))
+            await settle(actor)
+        assert actor.game is not None and not actor.game.deal_over and actor.waiting == set()
+        heard = [event["kind"] for message in conns[0].messages for event in message.get("events", [])]
+        assert "passed_out" in heard and "deal_start" in heard
 
 
 async def test_a_rematch_starts_a_new_game_at_the_same_table(tmp_path: Path) -> None:

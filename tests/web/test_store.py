@@ -13,7 +13,6 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -37,15 +36,6 @@ from atout.web.states import SeatKind
 from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'web.sqlite3'}"
-    else:
-        server: PostgresServer = request.getfixturevalue("postgres")
-        yield server.new_database()
 
 
 def stable(view: dict[str, Any]) -> dict[str, Any]:
@@ -183,6 +173,38 @@ async def test_an_older_database_keeps_its_action_ids_with_their_players(databas
         await store.append_action(1, 1, ActionRow(3, 0, 1, "P", "a", False, "p1"))  # p0's id: p1's too
         with pytest.raises(DuplicateAction):
             await store.append_action(1, 1, ActionRow(4, 0, 0, "P", "a", False, "p0"))
+    finally:
+        await store.close()
+
+
+async def test_a_private_table_stays_private_after_a_restart(tmp_path: Path, database_url: str) -> None:
+    settings = fast_settings(tmp_path, database_url=database_url)
+    async with Harness(settings) as harness:
+        hidden, _ = await harness.service.create("coinche", {}, "club", None, "Alice", private=True)
+        listed, _ = await harness.service.create("coinche", {}, "club", None, "Bob")
+    async with Harness(settings) as harness:  # a new server on the same database
+        found = [await harness.service.actor(code) for code in (hidden, listed)]
+        assert [actor.row.private for actor in found if actor is not None] == [True, False]
+
+
+async def test_the_tables_of_an_older_database_are_private(database_url: str) -> None:
+    """Made when a link was the only way to a table, they are not listed without their hosts' word."""
+    store = Store(database_url)
+    async with store.engine.begin() as conn:  # the database as the second version of the schema left it
+        await conn.run_sync(lambda sync: _migrate_to(sync, "0002"))
+        await conn.execute(
+            text(
+                "INSERT INTO tables (code, created_at, updated_at, rules, bots, status, host, game_no, match_seed,"
+                " first_dealer, shard) VALUES ('C0DE', :now, :now, '{}', 'club', 'lobby', 'p0', 1, 1, 0, 0)"
+            ),
+            dict(now=datetime.now(UTC)),
+        )
+    await store.open()  # brings it to the current schema
+    try:
+        old = await store.table("C0DE")
+        new = await store.create_table("NEW1", "{}", "club", "p0", 1, 0, 0, [SeatRow(0, SeatKind.HUMAN, "A", "p0")])
+        assert old is not None and old.private is True and new.private is False
+        assert (await store.table("NEW1")) == new
     finally:
         await store.close()
 

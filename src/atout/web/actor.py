@@ -17,18 +17,21 @@ where nobody is connected waits.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import re
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from atout.actions import Action
+from atout.actions import Action, Play
 from atout.bots import load_spec
+from atout.bots.reasons import reason
+from atout.cards import Card
 from atout.errors import IllegalAction
 from atout.events import Event, TrickWon
 from atout.i18n import tr
@@ -36,14 +39,33 @@ from atout.rules import Ruleset
 from atout.web import serialize
 from atout.web.events import DealStarted, GameSaved, ScoreRead, SeatChanged
 from atout.web.game import TableGame
-from atout.web.protocol import Ack, ErrorMessage, MissedUpdate, Outgoing, Replaced, Resume, Snapshot, Update
+from atout.web.lobby import lobby_table
+from atout.web.practice import HINT_BOT, label
+from atout.web.protocol import (
+    TALK_LENGTH,
+    Ack,
+    CardCost,
+    Clock,
+    Costs,
+    ErrorMessage,
+    Hint,
+    MissedUpdate,
+    Outgoing,
+    Replaced,
+    Resume,
+    Snapshot,
+    Talk,
+    TalkRules,
+    TalkState,
+    Update,
+)
 from atout.web.protocol import Event as WireEvent
 from atout.web.settings import Settings
 from atout.web.states import SeatKind, TableStatus
-from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store, StoreUnavailable, TableRow
+from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store, StoreUnavailable, TableRow, TalkRow
 from atout.web.views import SeatState, TableState, Viewer, changes, table_view
-from atout.web.wire import SeatInfo, TableInfo, TableView
-from atout.web.workers import BotPool, BotRequest
+from atout.web.wire import LobbyTable, SeatInfo, TableInfo, TableView, TalkLine
+from atout.web.workers import AnalysisRow, BotPool, BotRequest
 
 log = logging.getLogger("atout.web")
 #: Updates kept for clients that reconnect (older ones get a snapshot).
@@ -53,6 +75,17 @@ IDS_KEPT = 512
 NAME_LENGTH = 24
 #: Seconds before a finished game that could not be saved is tried again.
 FINISH_RETRY = 1.0
+#: Lines of talk a connection finds at the table (the last ones said).
+TALK_KEPT = 100
+#: Lines one connection may say in :data:`TALK_WINDOW` seconds.
+TALK_RATE = 5
+TALK_WINDOW = 10.0
+#: The bots' pace at a table: a multiple of the server's ``--bot-pace`` (the host chooses it).
+PACES: dict[str, float] = {"slow": 1.6, "normal": 1.0, "fast": 0.4}
+#: A message that may carry the table's clock with the view.
+_Timed = TypeVar("_Timed", Snapshot, Resume)
+#: Characters refused in free text besides the control characters: the bidirectional overrides and isolates.
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class Connection(Protocol):
@@ -106,10 +139,48 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Speak:
+    """Talk at the table: a quick message by its key, or free text."""
+
+    conn: Connection
+    quick: str | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class SetTalk:
+    """The host's talk settings."""
+
+    conn: Connection
+    free_text: bool
+    spectators: bool
+
+
+@dataclass(frozen=True)
 class BotMove:
     seq: int
     seat: int
     action: Action
+
+
+@dataclass(frozen=True)
+class HintReady:
+    """The club bot's choice for a player who asked for a hint at ``seq`` (dropped if the turn has passed)."""
+
+    conn: Connection
+    seq: int
+    seat: int
+    action: Action
+    reason: str
+
+
+@dataclass(frozen=True)
+class CostsReady:
+    """The double-dummy analysis of a practice table's deal, for each of its players."""
+
+    game_no: int
+    deal_no: int
+    rows: list[AnalysisRow] | None
 
 
 @dataclass(frozen=True)
@@ -172,6 +243,8 @@ class TableActor:
         on_idle: Callable[[TableActor], None] | None = None,
         rng: random.Random | None = None,
         action_ids: Iterable[tuple[str | None, str]] = (),
+        on_change: Callable[[TableActor], None] | None = None,
+        talk: Iterable[TalkRow] = (),
     ) -> None:
         self.row = row
         self.rules = Ruleset.from_json(row.rules)
@@ -182,6 +255,8 @@ class TableActor:
         self.pool = pool
         self.settings = settings
         self.on_idle = on_idle
+        #: Told when what the lobby shows of the table changes (its seats, who is connected, its status).
+        self.on_change = on_change
         self.rng = rng or random.SystemRandom()
         self.epoch = secrets.token_hex(4)
         self.version = 0
@@ -203,6 +278,15 @@ class TableActor:
         for seat in self.seats:
             if seat.kind is SeatKind.HUMAN:
                 seat.away_since = now
+        self._listed = self._lobby_state()
+        #: The last lines said at the table (a restarted table reads them from the store).
+        self.talk: deque[TalkRow] = deque(talk, maxlen=TALK_KEPT)
+        #: When each connection said its last lines (the rate limit), and a spectator's handle without a player.
+        self._said: dict[Connection, deque[float]] = {}
+        self._handles: dict[Connection, str] = {}
+        #: Practice tables: the hints and analyses under way, and the last deal's costs (for a reconnection).
+        self._practice: set[asyncio.Task[None]] = set()
+        self._costs: CostsReady | None = None
 
     @property
     def code(self) -> str:
@@ -273,8 +357,19 @@ class TableActor:
                     conn.send(_error("web.error.unavailable", conn.lang))
             case Act(conn, action, action_id):
                 await self._act(conn, action, action_id)
+            case Speak(conn) | SetTalk(conn):
+                try:
+                    await (self._speak(command) if isinstance(command, Speak) else self._set_talk(command))
+                except Refused as refusal:
+                    conn.send(_error(refusal.key, conn.lang, values=refusal.values))
+                except StoreUnavailable:
+                    conn.send(_error("web.error.unavailable", conn.lang))
             case BotMove(seq, seat, action):
                 await self._bot_move(seq, seat, action)
+            case HintReady():
+                self._hint_ready(command)
+            case CostsReady():
+                self._costs_ready(command)
             case Sync(reply):
                 reply.set_result(None)
             case Wake():
@@ -305,7 +400,14 @@ class TableActor:
                 for b in missed
             ]
             view = table_view(self._state(), viewer)
-            conn.send(Resume(epoch=self.epoch, version=self.version, updates=updates, view=view))
+            talk = self._talk_state(conn)
+            resume = Resume(epoch=self.epoch, version=self.version, updates=updates, view=view, talk=talk)
+            if self.row.practice:
+                resume = resume.model_copy(update={"practice": True})
+            conn.send(self._timed(resume))
+        costs = self._costs
+        if costs is not None and self.game is not None and self.game.deal_over and costs.deal_no == self.game.deal_no:
+            self._send_costs(conn, costs)  # the deal's costs are still on show
         if changed and seat is not None:
             self._broadcast([SeatChanged(seat.seat)])
 
@@ -323,6 +425,8 @@ class TableActor:
         if conn not in self.conns:
             return
         self.conns.remove(conn)
+        self._said.pop(conn, None)
+        self._handles.pop(conn, None)
         seat = self._seat_of(conn.player)
         if seat is not None and not any(c.player == conn.player for c in self.conns):
             seat.away_since = self._now()
@@ -348,6 +452,20 @@ class TableActor:
             players=self.rules.players,
             seats=[SeatInfo(seat=s.seat, kind=s.kind, name=s.name) for s in self.seats],
         )
+
+    def lobby_info(self) -> LobbyTable | None:
+        """The table's row in the lobby; None where it is not listed: private, finished, or nobody seated
+        there connected (abandoned)."""
+        if self.row.private or self.status is TableStatus.FINISHED or self.unsaved:
+            return None
+        if not any(self._connected(s) for s in self.seats):
+            return None
+        seats = [(s.kind, s.name) for s in self.seats]
+        return lobby_table(self.code, self.status, self.rules, self.row.bots, seats, self.row.practice)
+
+    def _lobby_state(self) -> tuple[object, ...]:
+        """What the lobby shows of the table, to tell when it changes."""
+        return (self.status, self.unsaved, *((s.kind, s.name, self._connected(s)) for s in self.seats))
 
     # ------------------------------------------------------------------ seats
     async def _sit(self, command: Sit) -> None:
@@ -419,6 +537,8 @@ class TableActor:
                 return
             self.waiting.discard(seat.seat)
             self._broadcast([ScoreRead()])
+        elif kind == "hint":
+            self._ask_hint(conn, seat)
         elif kind == "rematch":
             if self.unsaved:
                 await self._finish()
@@ -454,6 +574,152 @@ class TableActor:
         self.waiting.clear()
         self._last_action = self._now()
         self._broadcast([DealStarted(0, self.game.deal.dealer)])
+
+    # --------------------------------------------------------------- practice
+    def _ask_hint(self, conn: Connection, seat: Seat) -> None:
+        """Ask the club bot, through the pool, what it would do in the seat's place, from the seat's observation."""
+        if not self.row.practice:
+            raise Refused("web.practice.error.not_practice")
+        game = self.game
+        if self.status is not TableStatus.PLAYING or game is None or game.deal_over or game.turn != seat.seat:
+            raise Refused("web.practice.error.not_your_turn")
+        observation = game.deal.observation(seat.seat)
+        request = BotRequest(
+            load_spec(HINT_BOT),
+            _bot_seed(self.row.match_seed, game.deal_no, game.seq),
+            (f"{self.code}:hint", self.row.game_no, game.deal_no, seat.seat),
+            observation,
+        )
+        seq = game.seq
+
+        async def think() -> None:
+            action = await self.pool.decide(request)
+            self.submit(HintReady(conn, seq, seat.seat, action, reason(observation, action)))
+
+        self._background(think())
+
+    def _background(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.create_task(work)
+        self._practice.add(task)
+        task.add_done_callback(self._practice.discard)
+
+    def _hint_ready(self, ready: HintReady) -> None:
+        game = self.game
+        if game is None or game.seq != ready.seq or game.turn != ready.seat or ready.conn not in self.conns:
+            return  # the turn has passed (or the player has gone): the hint was for a position that is gone
+        lang = ready.conn.lang
+        action = ready.action
+        ready.conn.send(
+            Hint(
+                action=action.notation(),
+                label=label(action, lang),
+                card=serialize.card(action.card, lang) if isinstance(action, Play) else None,
+                reason=ready.reason,
+                text=tr(f"web.practice.reason.{ready.reason}", lang),
+            )
+        )
+
+    def _analyse_deal(self) -> None:
+        """At a practice table, once a deal with a contract is over: its analysis, in the background, within the
+        pool's time for analyses; each player then receives his own cards' costs."""
+        game = self.game
+        if not self.row.practice or game is None or game.deal.contract is None:
+            return
+        names = [s.name for s in self.seats]
+        records = game.records(names, f"atout {self.code}")
+        index = sum(1 for e in game.match.entries if e.deal is not None) - 1
+        game_no, deal_no = self.row.game_no, game.deal_no
+        self._costs = None
+
+        async def analyse() -> None:
+            try:
+                rows: list[AnalysisRow] | None = await self.pool.analyse(records, index)
+            except Exception as err:  # too long, or a failure: the players are told it is not there
+                log.warning("table %s: the analysis of deal %d failed: %r", self.code, deal_no, err)
+                rows = None
+            self.submit(CostsReady(game_no, deal_no, rows))
+
+        self._background(analyse())
+
+    def _costs_ready(self, ready: CostsReady) -> None:
+        if ready.game_no != self.row.game_no:
+            return
+        self._costs = ready
+        for conn in self.conns:
+            self._send_costs(conn, ready)
+
+    def _send_costs(self, conn: Connection, ready: CostsReady) -> None:
+        seat = self._seat_of(conn.player)
+        if seat is None:
+            return
+        lang = conn.lang
+        cards = [
+            CardCost(
+                trick=row["trick"],
+                card=serialize.card(Card.parse(row["card"]), lang),
+                cost=row["cost"],
+                best=[serialize.card(Card.parse(code), lang) for code in row["best_cards"]],
+            )
+            for row in ready.rows or []
+            if row["seat"] == seat.seat
+        ]
+        conn.send(Costs(deal=ready.deal_no, cards=cards, done=ready.rows is not None))
+
+    # ------------------------------------------------------------------- talk
+    async def _speak(self, command: Speak) -> None:
+        """Say a line at the table: kept first, then sent to everyone in his language."""
+        conn = command.conn
+        seat = self._seat_of(conn.player)
+        if seat is None and not self.row.talk_spectators:
+            raise Refused("web.talk.error.spectators_off")
+        text: str | None = None
+        if command.quick is None:
+            if command.text is None:
+                raise Refused("web.talk.error.empty")
+            if not self.row.talk_free_text:
+                raise Refused("web.talk.error.free_text_off")
+            text = clean_talk(command.text)
+        now = self._now()
+        said = self._said.setdefault(conn, deque())
+        while said and now - said[0] >= TALK_WINDOW:
+            said.popleft()
+        if len(said) >= TALK_RATE:
+            raise Refused("web.talk.error.too_fast", seconds=int(TALK_WINDOW))
+        name = seat.name if seat is not None else ""
+        line = TalkRow(seat.seat if seat else None, name, self._speaker(conn), command.quick, text, self.row.game_no)
+        line = await self.store.add_talk(self.row.id, line)
+        said.append(now)
+        self.talk.append(line)
+        sent: dict[str, Talk] = {}
+        for other in self.conns:
+            message = sent.get(other.lang)
+            if message is None:
+                message = sent[other.lang] = Talk(line=talk_line(line, other.lang))
+            other.send(message)
+
+    async def _set_talk(self, command: SetTalk) -> None:
+        if command.conn.player is None or command.conn.player != self.row.host:
+            raise Refused("web.talk.error.host_only")
+        await self.store.set_talk_rules(self.row.id, command.free_text, command.spectators)
+        self.row = replace(self.row, talk_free_text=command.free_text, talk_spectators=command.spectators)
+        message = TalkRules(free_text=command.free_text, spectators=command.spectators)
+        for conn in self.conns:
+            conn.send(message)
+
+    def _speaker(self, conn: Connection) -> str:
+        """A speaker's handle at the table: from his player id (the same on every device and after a reload),
+        or, for a spectator without one, the connection's own."""
+        if conn.player is not None:
+            return hashlib.sha256(f"{self.code}:{conn.player}".encode()).hexdigest()[:12]
+        return self._handles.setdefault(conn, "s" + secrets.token_hex(5))
+
+    def _talk_state(self, conn: Connection) -> TalkState:
+        return TalkState(
+            lines=[talk_line(line, conn.lang) for line in self.talk],
+            free_text=self.row.talk_free_text,
+            spectators=self.row.talk_spectators,
+            who=self._speaker(conn),
+        )
 
     # ---------------------------------------------------------------- actions
     async def _act(self, conn: Connection, text: str, action_id: str | None) -> None:
@@ -512,8 +778,12 @@ class TableActor:
         self._trick_closed = any(isinstance(e, TrickWon) for e in events)
         if game.deal_over:
             self._deal_ended = now
-            self.waiting = set() if game.finished else {s.seat for s in self.seats if self._connected(s)}
+            # A deal nobody took has no score to read: it is dealt again at once (the page says why).
+            passed = game.deal.result is not None and game.deal.result.passed_out
+            self.waiting = set() if game.finished or passed else {s.seat for s in self.seats if self._connected(s)}
         self._broadcast(events)  # a finished match is saved next, by _schedule
+        if game.deal_over:
+            self._analyse_deal()
 
     async def _finish_or_retry(self) -> None:
         """Save the finished match; if the database is unavailable, try again a little later."""
@@ -595,11 +865,16 @@ class TableActor:
             game.deal.observation(seat),
         )
         action = await self.pool.decide(request)
-        pace = self.settings.bot_pace + (self.settings.trick_pause if self._trick_closed else 0.0)
-        wait = self._last_action + pace - self._now()
+        wait = self._last_action + self.bot_delay() - self._now()
         if wait > 0:
             await asyncio.sleep(wait)
         self.submit(BotMove(seq, seat, action))
+
+    def bot_delay(self) -> float:
+        """Seconds between the last action and a bot's move: the server's pace times the table's (slow, normal,
+        fast), and the pause that shows a trick just won."""
+        pace = self.settings.bot_pace * PACES.get(self.row.pace, 1.0)
+        return pace + (self.settings.trick_pause if self._trick_closed else 0.0)
 
     def _wake_in(self, delay: float) -> None:
         self._cancel_timer()
@@ -612,6 +887,8 @@ class TableActor:
 
     def _cancel_timers(self) -> None:
         self._cancel_timer()
+        for task in self._practice:
+            task.cancel()
         if self._bot is not None:
             self._bot[1].cancel()
             self._bot = None
@@ -622,13 +899,20 @@ class TableActor:
 
     # ------------------------------------------------------------- broadcast
     def _broadcast(self, events: list[Event]) -> None:
-        """Tell every client what happened: the events as his seat perceives them, and what changed of his view."""
+        """Tell every client what happened: the events as his seat perceives them, and what changed of his view;
+        and the lobby, if what it shows of the table changed (every change of a table passes here)."""
+        if self.on_change is not None and not self.row.private:
+            listed = self._lobby_state()
+            if listed != self._listed:
+                self._listed = listed
+                self.on_change(self)
         self.version += 1
         game = self.game
         broadcast = Broadcast(self.version, events, game.deal.strain if game is not None else None)
         self.updates.append(broadcast)
         state = self._state()
         updates: dict[Viewer, Update] = {}
+        clock = self._clock()
         for conn in self.conns:
             viewer = self._viewer(conn)
             update = updates.get(viewer)
@@ -639,6 +923,8 @@ class TableActor:
                     events=[self._event(e, viewer, broadcast.strain) for e in events],
                     changes=changes(state, viewer, events),
                 )
+                if clock is not None:
+                    update = updates[viewer] = update.model_copy(update={"clock": clock})
             conn.send(update)
 
     def _event(self, event: Event, viewer: Viewer, strain: int | None) -> WireEvent:
@@ -655,13 +941,36 @@ class TableActor:
 
     def _state(self) -> TableState:
         seats = [SeatState(s.seat, s.kind, s.name, self._connected(s), s.replaced) for s in self.seats]
-        return TableState(self.code, self.status, self.version, self.rules, seats, sorted(self.waiting), self.game)
+        return TableState(
+            self.code, self.status, self.version, self.rules, seats, sorted(self.waiting), self.game, self.row.bots
+        )
 
     def _view(self, conn: Connection) -> TableView:
         return table_view(self._state(), self._viewer(conn))
 
     def _snapshot(self, conn: Connection) -> Snapshot:
-        return Snapshot(epoch=self.epoch, version=self.version, view=self._view(conn))
+        snapshot = Snapshot(epoch=self.epoch, version=self.version, view=self._view(conn), talk=self._talk_state(conn))
+        if self.row.practice:
+            snapshot = snapshot.model_copy(update={"practice": True})
+        return self._timed(snapshot)
+
+    def _clock(self) -> Clock | None:
+        """The seat to play and the seconds left before a bot plays for its absent player (as :meth:`_schedule`
+        counts them), while they run; None when the seat to play is a bot's, a present player's, or one a bot
+        already plays for."""
+        game = self.game
+        if self.status is not TableStatus.PLAYING or game is None or game.deal_over or game.turn is None:
+            return None
+        seat = self.seats[game.turn]
+        if seat.kind is not SeatKind.HUMAN or seat.replaced or seat.away_since is None or self._connected(seat):
+            return None
+        left = self.settings.seat_timeout - (self._now() - seat.away_since)
+        return Clock(seat=seat.seat, seconds=round(left, 1)) if left > 0 else None
+
+    def _timed(self, message: _Timed) -> _Timed:
+        """``message`` with the table's clock, if one runs (the field is left unset otherwise)."""
+        clock = self._clock()
+        return message if clock is None else message.model_copy(update={"clock": clock})
 
 
 def clean_name(text: str) -> str:
@@ -670,6 +979,27 @@ def clean_name(text: str) -> str:
         ch for ch in unicodedata.normalize("NFC", text) if unicodedata.category(ch)[0] not in "CZ" or ch == " "
     )
     return re.sub(r"\s+", " ", printable).strip()[:NAME_LENGTH]
+
+
+def clean_talk(text: str) -> str:
+    """Free text as said at the table: stripped, without control characters, at most :data:`TALK_LENGTH`
+    characters; :class:`Refused` otherwise (the page checks the same before sending)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise Refused("web.talk.error.empty")
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in _BIDI for ch in text):
+        raise Refused("web.talk.error.control")
+    if len(text) > TALK_LENGTH:
+        raise Refused("web.talk.error.too_long", limit=TALK_LENGTH)
+    return text
+
+
+def talk_line(line: TalkRow, lang: str) -> TalkLine:
+    """A line of talk for a recipient: a quick message in his language, a spectator named in it."""
+    text = tr(f"web.talk.quick.{line.quick}", lang) if line.quick is not None else (line.text or "")
+    at = line.at.isoformat() if line.at is not None else ""
+    name = line.name or tr("web.talk.spectator", lang)
+    return TalkLine(id=line.id, seat=line.seat, name=name, who=line.who, quick=line.quick, text=text, at=at)
 
 
 def _bot_seed(match_seed: int, deal_no: int, seq: int) -> int:

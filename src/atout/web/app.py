@@ -25,14 +25,14 @@ from fastapi.staticfiles import StaticFiles
 from atout import __version__
 from atout.web.deps import Limits
 from atout.web.limits import RequestLimits
-from atout.web.routes import games, pages, socket, tables
+from atout.web.routes import games, lobby, pages, socket, tables
 from atout.web.service import TableService
 from atout.web.settings import Settings
 from atout.web.store import Store
 from atout.web.workers import BotPool
 
-#: The app's routers, one per area.
-ROUTERS = (pages.router, tables.router, games.router, socket.router)
+#: The app's routers, one per area (the lobby's socket before the tables', whose path would take it).
+ROUTERS = (pages.router, tables.router, games.router, lobby.router, socket.router)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -5,7 +5,11 @@ last message it saw, its language), then any of the other client messages. The s
 answers with a ``snapshot`` of the recipient's view (on connection, or on resuming too
 late) or a ``resume`` (the events it missed, and its view), then an ``update`` at every
 change: its events, as the recipient perceives them, and what changed of its view. Besides:
-``ack`` and ``error`` for its messages, ``replaced`` and ``pong``. ``docs/web.md`` tells
+``ack`` and ``error`` for its messages, ``replaced`` and ``pong``; ``talk`` (a line said at the table) and
+``talk_rules`` (the host's talk settings), the talk so far coming with a snapshot or a resume; at a practice
+table, ``hint`` (the club bot's choice and its reason, to the player who asked) and ``costs`` (each of his cards'
+cost after a deal). The lobby's socket
+(``/ws/lobby``) sends the tables listed (``lobby``), then what changes (``lobby_change``). ``docs/web.md`` tells
 the story; :func:`json_schema` gives every message, and ``static/protocol.schema.json``
 holds it (``python -m atout.web.protocol`` writes it anew).
 
@@ -23,11 +27,22 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from atout.web.wire import AnnouncementView, CallView, CardView, ContractView, TableView, TrickView, ViewChanges, Wire
+from atout.web.wire import (
+    AnnouncementView,
+    CallView,
+    CardView,
+    ContractView,
+    LobbyTable,
+    TableView,
+    TalkLine,
+    TrickView,
+    ViewChanges,
+    Wire,
+)
 
 #: Longest message a client may send, in characters.
 MAX_MESSAGE = 2048
@@ -60,9 +75,10 @@ class Act(_Message):
 
 
 class Simple(_Message):
-    """``start``, ``leave``, ``continue``, ``rematch``, ``ping``: a command without arguments."""
+    """``start``, ``leave``, ``continue``, ``rematch``, ``ping``, ``hint`` (at a practice table, on one's turn): a
+    command without arguments."""
 
-    type: Literal["start", "leave", "continue", "rematch", "ping"]
+    type: Literal["start", "leave", "continue", "rematch", "ping", "hint"]
 
 
 class Lang(_Message):
@@ -70,11 +86,34 @@ class Lang(_Message):
     lang: Literal["fr", "en"]
 
 
-ClientMessage = Annotated[Hello | Act | Simple | Lang, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Hello | Act | Simple | Lang] = TypeAdapter(ClientMessage)
+#: The quick messages, by their keys in the catalogue (``web.talk.quick.KEY``).
+QuickKey = Literal["well_played", "thanks", "sorry", "hurry", "bravo_partner"]
+QUICK_KEYS: tuple[str, ...] = get_args(QuickKey)
+#: Longest free text said at a table (characters, once stripped).
+TALK_LENGTH = 200
 
 
-def parse_message(text: str) -> Hello | Act | Simple | Lang:
+class Say(_Message):
+    """Talk at the table: a quick message by its key, or free text (the table checks its length and rate)."""
+
+    type: Literal["say"]
+    quick: QuickKey | None = None
+    text: str | None = Field(default=None, max_length=4 * TALK_LENGTH)
+
+
+class SetTalk(_Message):
+    """The host's talk settings: free text allowed (quick messages always are), spectators may talk."""
+
+    type: Literal["talk_rules"]
+    free_text: bool
+    spectators: bool
+
+
+ClientMessage = Annotated[Hello | Act | Simple | Lang | Say | SetTalk, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Hello | Act | Simple | Lang | Say | SetTalk] = TypeAdapter(ClientMessage)
+
+
+def parse_message(text: str) -> Hello | Act | Simple | Lang | Say | SetTalk:
     """A client's message, checked; :class:`BadMessage` if it is not one."""
     if len(text) > MAX_MESSAGE:
         raise BadMessage("message too long")
@@ -229,6 +268,27 @@ class _Outgoing(Wire):
         self.__pydantic_fields_set__.add("type")
 
 
+class Clock(Wire):
+    """The time left to the seat to play before a bot plays for its absent player (sent only while it runs)."""
+
+    #: The seat to play, whose player is away.
+    seat: int
+    #: Seconds left, counted from the message's receipt: the page counts down from then (no clock to share).
+    seconds: float
+
+
+class TalkState(Wire):
+    """The table's talk as a connection finds it: the last lines said, and the host's settings."""
+
+    lines: list[TalkLine]
+    #: Free text allowed (quick messages always are).
+    free_text: bool
+    #: Spectators may talk.
+    spectators: bool
+    #: The recipient's own handle (the lines he said carry it).
+    who: str
+
+
 class Snapshot(_Outgoing):
     """The recipient's whole view: on connection, or on resuming too late."""
 
@@ -236,6 +296,12 @@ class Snapshot(_Outgoing):
     epoch: str
     version: int
     view: TableView
+    #: The talk so far, in the recipient's language.
+    talk: TalkState | None = None
+    #: The seat to play and its time left, while a bot is about to play for its absent player; unset otherwise.
+    clock: Clock | None = None
+    #: A practice table (hints on demand, each card's cost after a deal); unset otherwise.
+    practice: bool | None = None
 
 
 class MissedUpdate(Wire):
@@ -251,6 +317,11 @@ class Resume(_Outgoing):
     version: int
     updates: list[MissedUpdate]
     view: TableView
+    talk: TalkState | None = None
+    #: The seat to play and its time left, while a bot is about to play for its absent player; unset otherwise.
+    clock: Clock | None = None
+    #: A practice table (hints on demand, each card's cost after a deal); unset otherwise.
+    practice: bool | None = None
 
 
 class Update(_Outgoing):
@@ -261,6 +332,8 @@ class Update(_Outgoing):
     version: int
     events: list[Event]
     changes: ViewChanges
+    #: The seat to play and its time left, while a bot is about to play for its absent player; unset otherwise.
+    clock: Clock | None = None
 
 
 class Ack(_Outgoing):
@@ -290,10 +363,83 @@ class Pong(_Outgoing):
     type: Literal["pong"] = "pong"
 
 
+class Talk(_Outgoing):
+    """A line said at the table, in the recipient's language."""
+
+    type: Literal["talk"] = "talk"
+    line: TalkLine
+
+
+class TalkRules(_Outgoing):
+    """The host changed the talk settings (sent to everyone)."""
+
+    type: Literal["talk_rules"] = "talk_rules"
+    free_text: bool
+    spectators: bool
+
+
+class Hint(_Outgoing):
+    """At a practice table, to the player who asked on his turn: what the club bot would do in his place, and
+    why (from his seat's observation only); never sent once the turn has passed."""
+
+    type: Literal["hint"] = "hint"
+    #: The action's notation, one of the player's choices (``JH``, ``90H``, ``PASS``).
+    action: str
+    #: The action in the recipient's words (« valet de cœur », « 90 ♥ »).
+    label: str
+    #: The card, when the hint is to play one.
+    card: CardView | None = None
+    #: The reason's key (``web.practice.reason.KEY``) and its words in the recipient's language.
+    reason: str
+    text: str
+
+
+class CardCost(Wire):
+    """A card a player played in a deal: what it cost double dummy against the best card (0: a best card)."""
+
+    trick: int
+    card: CardView
+    cost: int
+    #: The best cards at that moment.
+    best: list[CardView]
+
+
+class Costs(_Outgoing):
+    """At a practice table, after a deal, to each player: what each of his cards cost double dummy (computed in the
+    background, sent when ready; ``cards`` empty when the analysis took too long)."""
+
+    type: Literal["costs"] = "costs"
+    #: The deal (0 for the match's first).
+    deal: int
+    cards: list[CardCost]
+    #: False when the analysis could not be made in time.
+    done: bool = True
+
+
 ServerMessage = Annotated[
-    Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong, Field(discriminator="type")
+    Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong | Talk | TalkRules | Hint | Costs,
+    Field(discriminator="type"),
 ]
-Outgoing = Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong
+Outgoing = Snapshot | Resume | Update | Ack | ErrorMessage | Replaced | Pong | Talk | TalkRules | Hint | Costs
+
+
+# ------------------------------------------------------------------ the lobby's socket
+class LobbySnapshot(_Outgoing):
+    """The tables listed (public, open to join or in play, someone seated there connected): on connection."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[LobbyTable]
+
+
+class LobbyChange(_Outgoing):
+    """What changed in the list: tables listed anew or changed (whole), and the codes of those that left it."""
+
+    type: Literal["lobby_change"] = "lobby_change"
+    tables: list[LobbyTable]
+    gone: list[str]
+
+
+LobbyMessage = Annotated[LobbySnapshot | LobbyChange | Pong, Field(discriminator="type")]
 
 #: Where the protocol's JSON Schema is kept (and served, at /static/protocol.schema.json).
 SCHEMA_FILE = "static/protocol.schema.json"
@@ -304,6 +450,7 @@ def json_schema() -> dict[str, Any]:
     adapters: list[tuple[str, TypeAdapter[Any]]] = [
         ("client", TypeAdapter(ClientMessage)),
         ("server", TypeAdapter(ServerMessage)),
+        ("lobby", TypeAdapter(LobbyMessage)),
     ]
     schemas, definitions = TypeAdapter.json_schemas(
         [(name, "validation", adapter) for name, adapter in adapters],

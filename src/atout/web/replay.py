@@ -3,8 +3,11 @@ visitor's language, built with the live table's serializers (:mod:`atout.web.ser
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from atout.actions import Declare, Play
 from atout.cards import Card
+from atout.errors import RulesError
 from atout.record import read_records
 from atout.rules import PRESETS, Ruleset
 from atout.web import serialize as s
@@ -18,7 +21,9 @@ from atout.web.wire import (
     ScoreLineView,
     SeatView,
     SideView,
+    TalkLine,
     TrickView,
+    VariantView,
     Wire,
 )
 from atout.web.workers import AnalysisRow
@@ -49,6 +54,8 @@ class ReplayGame(Wire):
     scores: dict[str, int]
     winner: int | None
     deals: list[ReplayDeal]
+    #: What was said at the table during the game (as text: the page never reads it as HTML).
+    talk: list[TalkLine] = Field(default_factory=list)
 
 
 class AnalysedCard(Wire):
@@ -65,8 +72,50 @@ class AnalysedCard(Wire):
     choices: int
 
 
+class GameSide(Wire):
+    """A side of a finished game as the history lists it: its name, its players, its score, whether it won."""
+
+    name: str
+    players: list[str]
+    score: int
+    won: bool
+
+
+class GameSummary(Wire):
+    """A finished game as the history lists it: the variant played, and each side."""
+
+    variant: VariantView
+    sides: list[GameSide]
+
+
 def _rules(game: GameRow) -> Ruleset | None:
-    return Ruleset.preset(game.preset) if game.preset in PRESETS else None
+    """The game's ruleset: its table's (with the host's options), else its preset's; None: a variant this
+    version does not know."""
+    try:
+        return Ruleset.from_json(game.rules)
+    except RulesError:
+        return Ruleset.preset(game.preset) if game.preset in PRESETS else None
+
+
+def summary(game: GameRow, lang: str) -> GameSummary | None:
+    """How the history lists ``game`` in ``lang`` (None: a variant this version does not know)."""
+    rules = _rules(game)
+    if rules is None:
+        return None
+    seats = _seats(game, rules, lang)
+    bots = game.bots if any(seat.kind is SeatKind.BOT for seat in seats) else None
+    return GameSummary(
+        variant=s.variant(rules, bots, lang),
+        sides=[
+            GameSide(  # with two or three players a side is its player: named as the list names him
+                name=side.name if rules.players == 4 else seats[side.side].title,
+                players=[seat.title for seat in seats if rules.side_of(seat.seat) == side.side and rules.players == 4],
+                score=game.scores.get(str(side.side), 0),
+                won=game.winner == side.side,
+            )
+            for side in s.sides(rules, seats, lang)
+        ],
+    )
 
 
 def players(game: GameRow, lang: str) -> list[str]:

@@ -9,8 +9,9 @@ from the rules; the page only draws them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
+from typing import Literal, Protocol
 
 from atout.actions import Action, Bid, Coinche, Declare, Pass, Play, Surcoinche, Take
 from atout.announcements import Announcement
@@ -29,13 +30,15 @@ from atout.events import (
     Settled,
     TrickWon,
 )
-from atout.i18n import tr
+from atout.i18n import messages, normalize, tr
 from atout.match import MatchEntry
 from atout.notation import seat_letter
 from atout.rules import Ruleset
 from atout.scoring import DealScore, ScoreLine
 from atout.web import protocol
 from atout.web.events import DealStarted, GameSaved, MatchOver, ScoreRead, SeatChanged
+from atout.web.guide import rules_section
+from atout.web.lobby import changed_options
 from atout.web.states import SeatKind
 from atout.web.wire import (
     AnnouncementView,
@@ -57,6 +60,7 @@ from atout.web.wire import (
     SideView,
     StrainChoice,
     TrickView,
+    VariantView,
 )
 
 _RED = frozenset((Suit.HEARTS, Suit.DIAMONDS))
@@ -150,7 +154,11 @@ _CALL_KINDS: dict[type[Action], CallKind] = {Pass: "pass", Coinche: "coinche", S
 
 
 def call(seat: int, action: Action, lang: str) -> CallView:
-    return CallView(seat=seat, action=action.notation(), label=call_label(action, lang))
+    return CallView(seat=seat, action=action.notation(), label=call_label(action, lang), call=call_kind(action))
+
+
+def call_kind(action: Action) -> CallKind | Literal["bid"]:
+    return "bid" if isinstance(action, Bid) else _CALL_KINDS[type(action)]
 
 
 def bidding(legal: Sequence[Action], lang: str) -> BiddingBox:
@@ -330,7 +338,9 @@ def event(happened: Event, viewer: int | None, rules: Ruleset, strain: int | Non
     players = rules.players
     match seen:
         case Called(seat_no, action):
-            return protocol.CallEvent(seat=seat_no, action=action.notation(), label=call_label(action, lang))
+            return protocol.CallEvent(
+                seat=seat_no, action=action.notation(), label=call_label(action, lang), call=call_kind(action)
+            )
         case Settled(settled):
             return protocol.ContractEvent(contract=contract(settled, rules, lang))
         case PassedOut():
@@ -379,3 +389,27 @@ def event(happened: Event, viewer: int | None, rules: Ruleset, strain: int | Non
 def announcement_points(a: Announcement, rules: Ruleset, strain: int | None) -> int | None:
     """What an announcement is worth in a contract of ``strain`` (None before the contract is known)."""
     return a.points(strain, rules.announcement_values) if strain is not None else None
+
+
+@dataclass(frozen=True)
+class Points:
+    """A number of points in a message, written as the reader's language groups digits (« 100 000 », "100,000")."""
+
+    value: int
+
+    def message(self, lang: str | None = None) -> str:
+        grouped = f"{self.value:,}"
+        return grouped.replace(",", "\u202f") if normalize(lang) == "fr" else grouped
+
+
+def variant(rules: Ruleset, bots: str | None, lang: str) -> VariantView:
+    """The variant ``rules`` plays, for the table, the lobby's readers and the history: its name (its preset's),
+    the host's options that differ from the preset, the target, the bots' level (``bots``; None: no bot played)."""
+    words = messages(lang)
+    keys = [f"web.lobby.option.{key}" for key in changed_options(rules)]
+    details = [words[key] for key in keys if key in words]
+    details.append(tr("web.lobby.list.target", lang, points=Points(rules.target)))
+    if bots is not None:
+        details.append(tr("web.lobby.list.bots", lang, level=tr(f"web.level.{bots}", lang)))
+    name = f"web.preset.{rules.name}"
+    return VariantView(name=words.get(name, rules.name), details=" · ".join(details), link=rules_section(rules.name))

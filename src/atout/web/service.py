@@ -11,14 +11,17 @@ modulo the number of servers) and a reverse proxy sends each table's requests to
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any
 
 from atout.errors import AtoutError
 from atout.notation import seat_letters
 from atout.rules import PRESETS, Ruleset
-from atout.web.actor import Refused, Sit, TableActor, clean_name
+from atout.web.actor import PACES, TALK_KEPT, Refused, Sit, TableActor, clean_name
 from atout.web.game import LoggedAction, TableGame
+from atout.web.lobby import Lobby
+from atout.web.serialize import Points
 from atout.web.settings import Settings
 from atout.web.states import SeatKind, TableStatus
 from atout.web.store import SeatRow, Store
@@ -40,6 +43,9 @@ HOST_OPTIONS: dict[str, type] = {
     "overtrump_partner": bool,
     "must_undertrump": bool,
 }
+#: The targets a host may set (points): from 1 (0 would mean a number of deals, which a host cannot set) to the
+#: rules' highest.
+TARGET_RANGE = (1, next(int(f.metadata["high"]) for f in dataclasses.fields(Ruleset) if f.name == "target"))
 #: Seconds an actor stays in memory after its last client left.
 IDLE_UNLOAD = 600.0
 
@@ -57,6 +63,8 @@ class TableService:
         self.signer: Signer | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._idle: dict[str, asyncio.TimerHandle] = {}
+        #: The tables listed on the home page, kept up to date by their actors.
+        self.lobby = Lobby()
 
     async def start(self) -> None:
         self.signer = Signer(await self.store.secret())
@@ -67,6 +75,7 @@ class TableService:
         for actor in list(self.actors.values()):
             await actor.stop()
         self.actors.clear()
+        self.lobby.close()
 
     def token(self, code: str, player: str) -> str:
         assert self.signer is not None
@@ -78,14 +87,27 @@ class TableService:
 
     # ---------------------------------------------------------------- create
     async def create(
-        self, preset: str, options: dict[str, Any], bots: str, seat: int | None, name: str
+        self,
+        preset: str,
+        options: dict[str, Any],
+        bots: str,
+        seat: int | None,
+        name: str,
+        private: bool = False,
+        pace: str = "normal",
+        practice: bool = False,
     ) -> tuple[str, str]:
-        """A new table with its creator seated (South by default; he hosts it); returns its code and his token."""
+        """A new table with its creator seated (South by default; he hosts it); returns its code and his token.
+
+        A private table is reached by its link only: the lobby never lists it. ``pace``: the bots' (one of
+        :data:`PACES`); a practice table gives its players hints and each card's cost."""
         rules = table_rules(preset, options)
         if seat is None:
             seat = seat_letters(rules).index("S")
         if bots not in TABLE_LEVELS:
             raise Refused("web.error.bad_level")
+        if pace not in PACES:
+            raise Refused("web.practice.error.pace")
         if not clean_name(name):
             raise Refused("web.error.name")
         if not 0 <= seat < rules.players:
@@ -99,7 +121,17 @@ class TableService:
                 break
         first_dealer = self.rng.randrange(rules.players)  # drawn at random (FFB §3.1)
         await self.store.create_table(
-            code, rules.to_json(), bots, player, self.rng.randrange(1 << 62), first_dealer, code_shard(code), seats
+            code,
+            rules.to_json(),
+            bots,
+            player,
+            self.rng.randrange(1 << 62),
+            first_dealer,
+            code_shard(code),
+            seats,
+            private=private,
+            pace=pace,
+            practice=practice,
         )
         return code, self.token(code, player)
 
@@ -149,7 +181,17 @@ class TableService:
             game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)
             ids = [(a.player, a.action_id) for a in actions if a.action_id is not None]
         return TableActor(
-            row, seats, game, self.store, self.pool, self.settings, self._idle_soon, self.rng, action_ids=ids
+            row,
+            seats,
+            game,
+            self.store,
+            self.pool,
+            self.settings,
+            self._idle_soon,
+            self.rng,
+            action_ids=ids,
+            on_change=self.lobby.changed,
+            talk=await self.store.talk(row.id, TALK_KEPT),
         )
 
     def _idle_soon(self, actor: TableActor) -> None:
@@ -167,6 +209,7 @@ class TableService:
         if actor.conns or self.actors.get(actor.code) is not actor:
             return
         del self.actors[actor.code]
+        self.lobby.gone(actor.code)
         await actor.stop()
 
 
@@ -179,6 +222,8 @@ def table_rules(preset: str, options: dict[str, Any]) -> Ruleset:
         kind = HOST_OPTIONS.get(key)
         if kind is None or type(value) is not kind:
             raise Refused("web.error.bad_option", option=key)
+        if key == "target" and isinstance(value, int) and not TARGET_RANGE[0] <= value <= TARGET_RANGE[1]:
+            raise Refused("web.lobby.form.target_range", low=Points(TARGET_RANGE[0]), high=Points(TARGET_RANGE[1]))
         values[key] = value
     try:
         return Ruleset.preset(preset, **values)

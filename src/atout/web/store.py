@@ -56,6 +56,14 @@ class TableRow:
     match_seed: int
     first_dealer: int
     shard: int
+    #: Reached by its link only: never listed in the lobby.
+    private: bool = False
+    #: The host's talk settings: free text allowed (quick messages always are), spectators may talk.
+    talk_free_text: bool = True
+    talk_spectators: bool = False
+    #: The bots' pace (:data:`atout.web.actor.PACES`) and a practice table (hints, each card's cost).
+    pace: str = "normal"
+    practice: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,21 @@ class ActionRow:
     by_bot: bool
     #: The player who sent it (None: a bot's move); action ids are his own.
     player: str | None = None
+
+
+@dataclass(frozen=True)
+class TalkRow:
+    """A line said at a table: a quick message (its key) or free text, by a seat (None: a spectator)."""
+
+    seat: int | None
+    name: str
+    #: The speaker's handle at the table (the page mutes a speaker by it).
+    who: str
+    quick: str | None
+    text: str | None
+    game_no: int = 1
+    id: int = 0
+    at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +133,9 @@ class GameRow:
     winner: int | None
     deals: int
     records: str
+    #: The table's ruleset (JSON, :meth:`~atout.rules.Ruleset.to_json`) and its bots' level.
+    rules: str
+    bots: str
 
 
 def _now() -> datetime:
@@ -198,6 +224,9 @@ class Store:
         first_dealer: int,
         shard: int,
         seats: Sequence[SeatRow],
+        private: bool = False,
+        pace: str = "normal",
+        practice: bool = False,
     ) -> TableRow:
         async def work(conn: AsyncConnection) -> TableRow:
             now = _now()
@@ -211,6 +240,9 @@ class Store:
                 match_seed=match_seed,
                 first_dealer=first_dealer,
                 shard=shard,
+                private=private,
+                pace=pace,
+                practice=practice,
             )
             result = await conn.execute(insert(schema.tables).values(created_at=now, updated_at=now, **values))
             table_id = _new_id(result)
@@ -252,6 +284,15 @@ class Store:
             c = schema.seats.c
             stmt = update(schema.seats).where(c.table_id == table_id, c.seat == seat.seat)
             await conn.execute(stmt.values(kind=seat.kind, name=seat.name, player=seat.player))
+
+        await self._run(work)
+
+    async def set_talk_rules(self, table_id: int, free_text: bool, spectators: bool) -> None:
+        """The host's talk settings: free text allowed, spectators may talk."""
+
+        async def work(conn: AsyncConnection) -> None:
+            stmt = update(schema.tables).where(schema.tables.c.id == table_id)
+            await conn.execute(stmt.values(talk_free_text=free_text, talk_spectators=spectators))
 
         await self._run(work)
 
@@ -350,6 +391,55 @@ class Store:
 
         return await self._run(work)
 
+    # ------------------------------------------------------------------ talk
+    async def add_talk(self, table_id: int, line: TalkRow) -> TalkRow:
+        """Keep a line said at a table (committed when this returns): the line with its id and time."""
+
+        async def work(conn: AsyncConnection) -> TalkRow:
+            at = _now()
+            values = dict(
+                table_id=table_id,
+                game_no=line.game_no,
+                created_at=at,
+                seat=line.seat,
+                name=line.name,
+                who=line.who,
+                quick=line.quick,
+                text=line.text,
+            )
+            result = await conn.execute(insert(schema.talk).values(**values))
+            return replace(line, id=_new_id(result), at=at)
+
+        return await self._run(work)
+
+    async def talk(self, table_id: int, limit: int = 100, game_no: int | None = None) -> list[TalkRow]:
+        """The last ``limit`` lines said at a table (of one of its games if ``game_no`` is given), oldest first."""
+
+        async def work(conn: AsyncConnection) -> list[TalkRow]:
+            c = schema.talk.c
+            query = select(c.id, c.game_no, c.created_at, c.seat, c.name, c.who, c.quick, c.text).where(
+                c.table_id == table_id
+            )
+            if game_no is not None:
+                query = query.where(c.game_no == game_no)
+            rows = (await conn.execute(query.order_by(c.id.desc()).limit(limit))).all()
+            return [_talk_row(r._mapping) for r in reversed(rows)]
+
+        return await self._run(work)
+
+    async def game_talk(self, game_id: int, limit: int = 1000) -> list[TalkRow]:
+        """What was said at the table during a finished game."""
+
+        async def work(conn: AsyncConnection) -> tuple[int, int] | None:
+            c = schema.games.c
+            row = (await conn.execute(select(c.table_id, c.game_no).where(c.id == game_id))).first()
+            return (int(row.table_id), int(row.game_no)) if row else None
+
+        found = await self._run(work)
+        if found is None:
+            return []
+        return await self.talk(found[0], limit, game_no=found[1])
+
     # ----------------------------------------------------------------- games
     async def save_game(
         self,
@@ -426,6 +516,11 @@ _TABLE_COLUMNS = (
     schema.tables.c.match_seed,
     schema.tables.c.first_dealer,
     schema.tables.c.shard,
+    schema.tables.c.private,
+    schema.tables.c.talk_free_text,
+    schema.tables.c.talk_spectators,
+    schema.tables.c.pace,
+    schema.tables.c.practice,
 )
 _GAMES = select(
     schema.games.c.id,
@@ -438,12 +533,37 @@ _GAMES = select(
     schema.games.c.winner,
     schema.games.c.deals,
     schema.games.c.records,
+    schema.tables.c.rules,
+    schema.tables.c.bots,
 ).join(schema.tables, schema.tables.c.id == schema.games.c.table_id)
 
 
 def _table_row(values: RowMapping) -> TableRow:
     row = TableRow(**values)
-    return replace(row, status=TableStatus(row.status))
+    return replace(
+        row,
+        status=TableStatus(row.status),
+        private=bool(row.private),
+        talk_free_text=bool(row.talk_free_text),
+        talk_spectators=bool(row.talk_spectators),
+        practice=bool(row.practice),
+    )
+
+
+def _talk_row(values: RowMapping) -> TalkRow:
+    at = values["created_at"]
+    if at is not None and at.tzinfo is None:  # SQLite keeps no time zone: they are all UTC
+        at = at.replace(tzinfo=UTC)
+    return TalkRow(
+        seat=values["seat"],
+        name=values["name"],
+        who=values["who"],
+        quick=values["quick"],
+        text=values["text"],
+        game_no=values["game_no"],
+        id=values["id"],
+        at=at,
+    )
 
 
 def _new_id(result: CursorResult[Any]) -> int:

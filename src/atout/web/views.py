@@ -87,6 +87,9 @@ class TableState:
     seats: Sequence[SeatState]
     waiting: Sequence[int]
     game: TableGame | None
+    #: The bots' level: of the seats left open at the start, and of the players replaced (always told: any seat
+    #: may come to a bot).
+    bots: str = "club"
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ def _seats(table: TableState, viewer: Viewer) -> list[SeatView]:
 def _rules(table: TableState, viewer: Viewer) -> RulesView:
     rules = table.rules
     return RulesView(
+        variant=s.variant(rules, table.bots, viewer.lang),
         preset=rules.name,
         players=rules.players,
         target=rules.target,

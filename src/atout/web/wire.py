@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from atout.web.states import SeatKind, TableStatus
 
+#: A call that is not a bid, as the bidding box and the events name it.
+CallKind = Literal["pass", "coinche", "surcoinche", "take"]
 #: Where a seat is drawn on the recipient's screen (his own seat at the bottom).
 Place = Literal["top", "right", "bottom", "left"]
 
@@ -77,11 +79,12 @@ class ContractView(Wire):
 
 
 class CallView(Wire):
-    """A call of the auction: its seat, its notation and its words (« Passe », ``80 ♥``)."""
+    """A call of the auction: its seat, its notation and its words (« Passe », ``80 ♥``), and what it is."""
 
     seat: int
     action: str
     label: str
+    call: CallKind | Literal["bid"]
 
 
 class AnnouncementView(Wire):
@@ -137,7 +140,18 @@ class SeatView(Wire):
     replaced: bool
 
 
+class VariantView(Wire):
+    """The variant a table plays, as players name it: its name, what differs from it (the host's options, the
+    target, the bots' level: « sans annonces · en 2 000 points · robots expert »), where its rules are."""
+
+    name: str
+    details: str
+    #: Its section of the rules page (``/rules#coinche``).
+    link: str
+
+
 class RulesView(Wire):
+    variant: VariantView
     preset: str
     players: int
     target: int
@@ -213,9 +227,6 @@ class BidValue(Wire):
 
 
 #: A call other than a bid.
-CallKind = Literal["pass", "coinche", "surcoinche", "take"]
-
-
 class CallChoice(Wire):
     """A call other than a bid: pass, coinche, surcoinche, or (classique) take."""
 
@@ -308,6 +319,50 @@ class TableInfo(Wire):
     preset: str
     players: int
     seats: list[SeatInfo]
+
+
+class LobbySeat(Wire):
+    """A seat of a listed table: its letter (``N``: the page names it), who holds it (``kind``) and a
+    person's name (empty for a bot or an open seat)."""
+
+    seat: int
+    letter: str
+    kind: SeatKind
+    name: str
+
+
+class LobbyTable(Wire):
+    """A table listed in the lobby, in no language: the page puts it into words from the catalogue."""
+
+    code: str
+    status: TableStatus
+    #: The preset's key (the catalogue's ``web.preset.KEY`` names it).
+    preset: str
+    #: The host's options that differ from the preset, one key each (``web.lobby.option.KEY``).
+    options: list[str]
+    target: int
+    #: The bots' level (``web.level.KEY``).
+    bots: str
+    seats: list[LobbySeat]
+    #: A practice table (hints, each card's cost).
+    practice: bool = False
+
+
+class TalkLine(Wire):
+    """A line said at the table: a quick message (``quick``: its key) in the recipient's language, or free text
+    as it was typed (the page shows it as text, never as HTML)."""
+
+    id: int
+    #: The speaker's seat; None for a spectator.
+    seat: int | None
+    #: The speaker's name when he said it (a spectator: « Spectateur »).
+    name: str
+    #: The speaker's handle at the table, for muting him (no secret: not his seat token's player id).
+    who: str
+    quick: str | None
+    text: str
+    #: When it was said (ISO 8601, UTC).
+    at: str
 
 
 def partial(model: type[Wire], **overrides: Any) -> type[Wire]:

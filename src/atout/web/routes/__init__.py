@@ -1,2 +1,2 @@
-"""The web app's routes, one router per area: the pages, the tables' API, the finished games' API, and the
-tables' WebSocket."""
+"""The web app's routes, one router per area: the pages, the tables' API, the finished games' API, the lobby's
+WebSocket and the tables' WebSocket."""

@@ -9,6 +9,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
 from atout.i18n import tr
+from atout.web.actor import talk_line
 from atout.web.deps import Address, Lang, LimitsDep, Pool, StoreDep, within
 from atout.web.limits import MAX_INT
 from atout.web.replay import AnalysedCard, ReplayGame, analysis, replay
@@ -35,7 +36,8 @@ async def game(game_id: GameId, store: StoreDep, lang: Lang) -> ReplayGame:
     found = await store.game(game_id)
     if found is None:
         raise HTTPException(404)
-    return replay(found, lang)
+    talk = [talk_line(line, lang) for line in await store.game_talk(game_id)]
+    return replay(found, lang).model_copy(update={"talk": talk})
 
 
 @router.get("/api/games/{game_id}/deals/{deal_no}/analysis")

@@ -14,8 +14,8 @@ from atout.rules import PRESETS
 from atout.web.deps import Lang, Page, Pool, Renderer, Service, StoreDep
 from atout.web.guide import reference_html, rules_html
 from atout.web.limits import MAX_INT
-from atout.web.replay import players
-from atout.web.service import TABLE_LEVELS
+from atout.web.replay import players, summary
+from atout.web.service import TABLE_LEVELS, TARGET_RANGE
 from atout.web.tokens import format_code
 
 router = APIRouter()
@@ -30,7 +30,7 @@ GAMES_PER_PAGE = 30
 
 @router.get("/", response_class=HTMLResponse)
 async def home(page: Page) -> HTMLResponse:
-    return page("home.html", presets=list(PRESETS), levels=TABLE_LEVELS)
+    return page("home.html", presets=list(PRESETS), levels=TABLE_LEVELS, target_range=TARGET_RANGE)
 
 
 @router.get("/t/{code}", response_class=HTMLResponse)
@@ -46,7 +46,7 @@ async def table(page: Page, service: Service, code: str) -> Response:
 @router.get("/games", response_class=HTMLResponse)
 async def games(page: Page, store: StoreDep, lang: Lang, page_no: PageNo = 0) -> HTMLResponse:
     found = await store.games(limit=GAMES_PER_PAGE, offset=page_no * GAMES_PER_PAGE)
-    rows = [(g, players(g, lang)) for g in found]
+    rows = [(g, players(g, lang), summary(g, lang)) for g in found]
     return page("games.html", games=rows, page_no=page_no, presets=list(PRESETS), per_page=GAMES_PER_PAGE)
 
 
@@ -55,7 +55,7 @@ async def game(page: Page, store: StoreDep, lang: Lang, game_id: GameId) -> HTML
     found = await store.game(game_id)
     if found is None:
         return page("missing.html", status=404, code=str(game_id))
-    return page("game.html", game=found, players=players(found, lang))
+    return page("game.html", game=found, players=players(found, lang), summary=summary(found, lang))
 
 
 @router.get("/rules", response_class=HTMLResponse)

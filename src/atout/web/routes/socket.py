@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Generic, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel
 
 from atout.i18n import tr
-from atout.web.actor import Act, Command, Connect, Disconnect
+from atout.web.actor import Act, Command, Connect, Disconnect, SetTalk, Speak
 from atout.web.deps import Service
 from atout.web.protocol import Act as ActMessage
-from atout.web.protocol import BadMessage, ErrorMessage, Hello, Outgoing, Pong, RateLimit, Simple, parse_message
+from atout.web.protocol import BadMessage, ErrorMessage, Hello, Outgoing, Pong, RateLimit, Say, Simple, parse_message
 from atout.web.protocol import Lang as LangMessage
+from atout.web.protocol import SetTalk as SetTalkMessage
 
 router = APIRouter()
+
+M = TypeVar("M", bound=BaseModel)
 
 #: Messages queued for one client before it counts as gone (it reconnects and gets a snapshot).
 OUTBOX = 512
@@ -23,19 +28,17 @@ HELLO_TIMEOUT = 10.0
 FLOOD_LIMIT = 50
 
 
-class WsConnection:
-    """One browser's WebSocket: an outbox the actor fills and a task that writes it."""
+class Outbox(Generic[M]):
+    """One page's WebSocket: an outbox its server side fills (never blocking) and a task that writes it."""
 
-    def __init__(self, websocket: WebSocket, player: str | None, lang: str) -> None:
+    def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
-        self.player = player
-        self.lang = lang
-        self.outbox: asyncio.Queue[Outgoing | int] = asyncio.Queue(OUTBOX)
+        self.outbox: asyncio.Queue[M | int] = asyncio.Queue(OUTBOX)
 
-    def send(self, message: Outgoing) -> None:
+    def send(self, message: M) -> None:
         try:
             self.outbox.put_nowait(message)
-        except asyncio.QueueFull:  # a client that cannot keep up reconnects and gets a snapshot
+        except asyncio.QueueFull:  # a page that cannot keep up reconnects and starts anew
             self.close(4008)
 
     def close(self, code: int) -> None:
@@ -53,6 +56,16 @@ class WsConnection:
                 await self.websocket.close(message)
                 return
             await self.websocket.send_text(message.model_dump_json(exclude_unset=True))
+
+
+class WsConnection(Outbox[Outgoing]):
+    """One browser's WebSocket at a table: the actor fills its outbox (a client that cannot keep up reconnects
+    and gets a snapshot)."""
+
+    def __init__(self, websocket: WebSocket, player: str | None, lang: str) -> None:
+        super().__init__(websocket)
+        self.player = player
+        self.lang = lang
 
 
 async def receive_text(websocket: WebSocket) -> str | None:
@@ -113,6 +126,10 @@ async def table_socket(websocket: WebSocket, code: str, service: Service) -> Non
                 continue
             if isinstance(message, ActMessage):
                 actor.submit(Act(conn, message.action, message.id))
+            elif isinstance(message, Say):
+                actor.submit(Speak(conn, message.quick, message.text))
+            elif isinstance(message, SetTalkMessage):
+                actor.submit(SetTalk(conn, message.free_text, message.spectators))
             elif isinstance(message, LangMessage):
                 actor.submit(Command(conn, "lang", message.lang))
             elif isinstance(message, Simple) and message.type == "ping":

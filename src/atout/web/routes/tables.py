@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
@@ -22,6 +24,12 @@ class NewTable(BaseModel):
     bots: str = Field(default="club", max_length=32)
     seat: int | None = None
     name: str = Field(max_length=64)
+    #: Reached by its link only: never listed in the lobby.
+    private: bool = False
+    #: The bots' pace: slow, normal or fast (a multiple of the server's ``--bot-pace``).
+    pace: Literal["slow", "normal", "fast"] = "normal"
+    #: A practice table: hints on demand, and each card's cost after each deal.
+    practice: bool = False
 
 
 class TableCreated(Wire):
@@ -46,7 +54,16 @@ class SeatToken(Wire):
 async def create(body: NewTable, service: Service, limits: LimitsDep, address: Address, lang: Lang) -> TableCreated:
     within(limits.tables, address, "web.error.too_many_tables", lang)
     try:
-        code, token = await service.create(body.preset, dict(body.options), body.bots, body.seat, body.name)
+        code, token = await service.create(
+            body.preset,
+            dict(body.options),
+            body.bots,
+            body.seat,
+            body.name,
+            private=body.private,
+            pace=body.pace,
+            practice=body.practice,
+        )
     except Refused as refusal:
         raise HTTPException(400, tr(refusal.key, lang, **refusal.values)) from None
     except StoreUnavailable:

@@ -11,6 +11,16 @@ export function el(tag, className = "", text = "") {
   return node;
 }
 
+/** A labelled checkbox calling `onChange(checked)`: `{label, box}` (the label holds the box and the text). */
+export function checkbox(text, onChange) {
+  const label = el("label", "check");
+  const box = el("input");
+  box.type = "checkbox";
+  box.addEventListener("change", () => onChange(box.checked));
+  label.append(box, text);
+  return { label, box };
+}
+
 export function button(label, onClick, className = "") {
   const node = el("button", className, label);
   node.type = "button";

@@ -1,6 +1,7 @@
 // A finished game, deal by deal: the hands as dealt, the auction, each trick in turn, the score, and on
 // demand the double-dummy analysis of every card (what each one cost against perfect play). The server
 // sends every word in the visitor's language and the seat of each card.
+import { clock } from "./core/talk.js";
 import { button, cardEl, cardText, el, scoreSheet, suitText, toast } from "./dom.js";
 import { lang, loadMessages, t } from "./i18n.js";
 
@@ -95,6 +96,21 @@ function render() {
   const analysis = state.analysis[state.deal];
   if (analysis) score.append(analysisTable(analysis));
   root.append(score);
+  if (game.talk.length) root.append(talkPanel(game.talk));
+}
+
+/** What was said at the table during the game, as text. */
+function talkPanel(lines) {
+  const panel = el("div", "panel");
+  panel.append(el("h2", "", t("web.talk.game")));
+  const log = el("ol", "talk-log");
+  for (const line of lines) {
+    const item = el("li", line.quick ? "quick" : "");
+    item.append(el("time", "", clock(line.at, lang)), " ", el("b", "", line.name), " ", el("span", "said", line.text));
+    log.append(item);
+  }
+  panel.append(log);
+  return panel;
 }
 
 function analysisTable(rows) {

@@ -7,18 +7,25 @@ import { heardText, signed } from "./core/format.js";
 import {
   completedTrick,
   initialState,
+  matchTitle,
   movesOn,
   playerName,
   playOf,
   receive as receiveMessage,
   sideName,
   toPlay,
+  waitingText,
 } from "./core/view.js";
 import { button, cardBack, cardEl, el, randomId, scoreSheet, suitText, toast, tokenKey } from "./dom.js";
 import { lang, loadMessages, t } from "./i18n.js";
+import { createMotion } from "./motion.js";
+import { createPractice } from "./practice.js";
+import { createTalk } from "./talk.js";
+import { createTurn } from "./turn.js";
 
 const code = document.body.dataset.code;
 const HOLD_MS = 1400; // a completed trick stays this long before it is gathered
+const ALL_VALUES = "*"; // the bidding list's option that lists every value
 
 const state = {
   ...initialState(),
@@ -32,9 +39,15 @@ const state = {
   pending: new Map(), // action id -> message, resent after a reconnection until acknowledged
   beloteFor: null, // a card of the hand waiting for the belote question: its play choice
   bid: null, // the bid value chosen at this turn: {turn, value}
+  allValues: null, // the turn at which every value was asked for in the bidding box's list
+  focusedTurn: null, // the last turn whose bidding box took the focus
 };
 
 const root = document.getElementById("table");
+const talk = createTalk({ code, send, view: () => state.view }); // talk at the table: talk.js
+const yourTurn = createTurn({ code, view: () => state.view }); // the tab, a tone, a notification, the clock: turn.js
+const motion = createMotion({ view: () => state.view, sound: yourTurn.sound }); // cards moving, sounds: motion.js
+const practice = createPractice({ send, view: () => state.view }); // hints, each card's cost: practice.js
 const token = () => localStorage.getItem(tokenKey(code));
 
 // ------------------------------------------------------------------ connection
@@ -70,6 +83,10 @@ function act(action) {
 }
 
 function receive(message) {
+  if (talk.receive(message)) return;
+  if (practice.receive(message)) return;
+  yourTurn.receive(message);
+  motion.receive(message);
   switch (message.type) {
     case "snapshot":
     case "resume":
@@ -101,6 +118,7 @@ function receive(message) {
 /** What an event changes beyond the view: a completed trick is held on the table for a moment. */
 function announce(event, live) {
   const trick = live ? completedTrick(event) : null;
+  if (live && event.kind === "passed_out") toast(t("web.table.passed_out")); // dealt again at once
   if (trick) {
     state.hold = trick;
     clearTimeout(state.holdTimer);
@@ -145,10 +163,36 @@ function render({ now = false } = {}) {
   if (!state.view) return;
   press.redraw = press.down && !now;
   if (press.redraw) return;
+  // The element with the focus is drawn anew: its successor (same data-focus) takes it back.
+  const focused = document.activeElement?.dataset?.focus;
+  const moving = motion.measure(root); // where what moves was, to move it from there once drawn
   root.replaceChildren(statusBar(), felt());
+  motion.animate(root, moving);
+  if (focused) root.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   if (state.sheet && state.view.match) root.append(scoreSheetOverlay());
   root.classList.toggle("busy", state.pending.size > 0); // an action is on its way: nothing to press
+  talk.draw(root);
+  practice.draw(root);
   document.title = `${t("web.table.title")} ${document.body.dataset.pretty} · atout`;
+  yourTurn.draw(root);
+  drawVariant(state.view.rules.variant);
+}
+
+/** The variant the table plays, in the site's header: its name, a link to its rules, with what differs from it
+ * (the host's options, the target, the bots' level); the header's « Règles » leads to that variant's section. */
+function drawVariant(variant) {
+  const header = document.querySelector(".topbar");
+  let node = header.querySelector(".variant");
+  if (!node) {
+    node = el("a", "variant");
+    node.append(el("span", "name"), el("span", "details"));
+    header.querySelector("nav").after(node);
+  }
+  node.href = variant.link;
+  node.title = `${variant.name} · ${variant.details}`;
+  node.querySelector(".name").textContent = variant.name;
+  node.querySelector(".details").textContent = variant.details;
+  header.querySelector("nav a[href^='/rules']").href = variant.link;
 }
 
 // ----------------------------------------------------------------- status bar
@@ -166,7 +210,10 @@ function statusBar() {
     bar.append(scores);
   }
   if (deal) {
-    bar.append(el("span", "", t("web.table.deal_no", { n: deal.number, dealer: view.seats[deal.dealer].seat_name })));
+    // On one row: the dealer is named on his seat (and in the title); the buttons' short words name them in full.
+    const number = el("span", "", t("web.table.deal_short", { n: deal.number }));
+    number.title = t("web.table.deal_no", { n: deal.number, dealer: view.seats[deal.dealer].seat_name });
+    bar.append(number);
     if (deal.contract) {
       bar.append(
         el("span", "", t("web.table.contract", { contract: deal.contract.label, taker: name(deal.contract.taker) })),
@@ -185,22 +232,24 @@ function statusBar() {
   }
   if (view.match?.history.length) {
     const sheet = button(
-      t("web.sheet.button"),
+      t("web.sheet.button_short"),
       () => {
         state.sheet = true;
         render({ now: true });
       },
       "sheet-button",
     );
-    sheet.title = t("web.sheet.key");
+    sheet.title = `${t("web.sheet.button")} · ${t("web.sheet.key")}`;
+    sheet.setAttribute("aria-label", t("web.sheet.button"));
     bar.append(sheet);
   }
   if (me() !== null && view.status !== "finished") {
-    bar.append(
-      button(t("web.table.leave"), () => {
-        if (confirm(t("web.table.leave_confirm"))) send({ type: "leave" });
-      }),
-    );
+    const leave = button(t("web.table.leave_short"), () => {
+      if (confirm(t("web.table.leave_confirm"))) send({ type: "leave" });
+    });
+    leave.title = t("web.table.leave");
+    leave.setAttribute("aria-label", t("web.table.leave"));
+    bar.append(leave);
   }
   return bar;
 }
@@ -225,6 +274,7 @@ function seatEl(seat) {
   const view = state.view;
   const deal = view.deal;
   const box = el("div", `seat ${seat.place}`);
+  box.dataset.seat = seat.seat; // where talk.js puts what the seat says
   if (deal && deal.turn === seat.seat) box.classList.add("turn");
   const label = el("div", "name", seat.name);
   if (seat.seat === me()) label.textContent = t("web.table.you_named", { name: seat.name });
@@ -243,6 +293,7 @@ function seatEl(seat) {
     const left = deal.counts[seat.seat];
     const backs = el("div", "backs");
     for (let i = 0; i < left; i++) backs.append(cardBack());
+    backs.setAttribute("role", "img");
     backs.setAttribute("aria-label", t("web.table.cards_left", { n: left }));
     // On a phone the backs give way to their number.
     box.append(backs, el("div", "count", t("web.table.cards_left", { n: left })));
@@ -338,13 +389,18 @@ function auctionBox() {
     box.append(el("h2", "", t("web.table.your_call")));
     box.append(biddingBox(deal.bidding));
   } else if (deal.turn !== null) {
-    box.append(el("h2", "", t("web.table.thinking", { name: name(deal.turn) })));
+    const away = state.view.seats[deal.turn]?.kind === "human" && !state.view.seats[deal.turn].connected;
+    box.append(el("h2", "", t(away ? "web.table.awaited" : "web.table.thinking", { name: name(deal.turn) })));
   }
   box.append(callHistory(deal.calls));
   return box;
 }
 
-/** The bidding box: a value (the lowest five as buttons, the others in a list), then a strain; the other calls. */
+/**
+ * The bidding box: a value (the lowest five and the lowest capot as buttons, the next four in a list, every
+ * other value in the list on demand), then a strain; the other calls (Passe on the key P). The focus moves
+ * into the box when it opens, on the value chosen.
+ */
 function biddingBox(box) {
   const turn = turnOf(state.view.deal);
   const chosen = chosenValue(box, state.bid, turn);
@@ -352,7 +408,7 @@ function biddingBox(box) {
     state.bid = { turn, value };
     render({ now: true }); // the player's own choice shows at once, even while a press holds the table
   };
-  const shown = choices(box, chosen);
+  const shown = choices(box, chosen, { all: state.allValues === turn });
   const wrap = el("div");
   if (box.values.length) {
     const chips = el("div", "actions");
@@ -362,14 +418,24 @@ function biddingBox(box) {
       const chip = button(value.label, () => choose(value.label), value.chosen ? "primary" : "");
       chip.setAttribute("role", "radio");
       chip.setAttribute("aria-checked", String(value.chosen));
+      chip.dataset.focus = `value:${value.label}`;
       chips.append(chip);
+      if (value.chosen && state.focusedTurn !== turn) setTimeout(() => focusBox(turn), 0);
     }
     if (shown.more.length) {
       const select = el("select", "more-bids");
       select.setAttribute("aria-label", t("web.table.more_bids"));
+      select.dataset.focus = "more-bids";
       select.append(new Option(t("web.table.more_bids"), ""));
       for (const value of shown.more) select.append(new Option(value.label, value.label, false, value.chosen));
-      select.addEventListener("change", () => select.value && choose(select.value));
+      // The other values, on demand: choosing this option fills the list with them and opens nothing else.
+      if (shown.rest.length) select.append(new Option(t("web.table.more_values"), ALL_VALUES));
+      select.addEventListener("change", () => {
+        if (select.value === ALL_VALUES) {
+          state.allValues = turn;
+          render({ now: true });
+        } else if (select.value) choose(select.value);
+      });
       if (shown.more.some((value) => value.chosen)) select.classList.add("chosen");
       chips.append(select);
     }
@@ -383,6 +449,7 @@ function biddingBox(box) {
       };
       const choice = button(strain.label, press, `strain ${strain.red ? "suit-red" : "suit-black"}`);
       choice.setAttribute("aria-label", `${chosen} ${strain.label}`);
+      choice.dataset.focus = `strain:${strain.index}`;
       strains.append(choice);
     }
     wrap.append(strains);
@@ -390,10 +457,25 @@ function biddingBox(box) {
   const others = el("div", "actions");
   for (const call of shown.calls) {
     const style = { pass: "", take: "primary", coinche: "double", surcoinche: "double" }[call.kind];
-    others.append(button(call.label, () => act(call.action), style));
+    const choice = button(call.label, () => act(call.action), style);
+    choice.dataset.focus = `call:${call.action}`;
+    if (call.kind === "pass") {
+      choice.append(" ", el("kbd", "key-hint", t("web.table.pass_key")));
+      choice.setAttribute("aria-keyshortcuts", t("web.table.pass_key"));
+    }
+    others.append(choice);
   }
   wrap.append(others);
   return wrap;
+}
+
+/** The bidding box has just opened: the keyboard starts in it, on the value chosen (once a turn, on the box
+ * drawn last: the table may have been drawn anew since). */
+function focusBox(turn) {
+  const chosen = root.querySelector(".bidding [role=radio][aria-checked=true]");
+  if (!chosen || state.focusedTurn === turn || !state.view?.deal || turnOf(state.view.deal) !== turn) return;
+  state.focusedTurn = turn;
+  chosen.focus({ preventScroll: true });
 }
 
 function callHistory(calls) {
@@ -441,9 +523,7 @@ function resultBox(matchOver) {
   const result = deal.result;
   const box = el("div", "box result wide");
   if (matchOver) {
-    const winner = view.match.winner;
-    const title = winner === null ? t("web.table.match_over") : t("common.you_win", { name: sideName(view, winner) });
-    box.append(el("h2", "", title));
+    box.append(el("h2", "", matchTitle(view, t))); // a player hears whether he won; a spectator, which side did
   }
   if (!result || result.passed_out) {
     box.append(el("p", "", t("web.table.passed_out")));
@@ -466,7 +546,7 @@ function resultBox(matchOver) {
     setTimeout(() => next.focus(), 0);
   }
   if (!matchOver && view.waiting.length) {
-    row.append(el("span", "hint", t("web.table.waiting_for", { names: view.waiting.map(name).join(", ") })));
+    row.append(el("span", "hint", waitingText(view, t)));
   }
   box.append(row);
   if (result && !result.passed_out) {
@@ -668,6 +748,9 @@ document.addEventListener("keydown", (e) => {
   } else if (e.key === "f" && state.view.match && state.view.match.history.length) {
     state.sheet = true;
     render({ now: true });
+  } else if (e.key.toUpperCase() === t("web.table.pass_key") && deal.bidding && !e.ctrlKey && !e.metaKey) {
+    const pass = deal.bidding.calls.find((call) => call.kind === "pass");
+    if (pass) act(pass.action);
   } else if (e.key === "Escape" && state.beloteFor) {
     state.beloteFor = null;
     render({ now: true });

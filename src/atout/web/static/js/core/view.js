@@ -75,3 +75,19 @@ export function toPlay(view) {
   const deal = view.deal;
   return Boolean(deal && deal.phase === "play" && deal.turn === view.you && deal.plays.length && !deal.declare.length);
 }
+
+/** The match's end as the viewer hears it: a player whether he won, a spectator which side did. */
+export function matchTitle(view, t) {
+  const winner = view.match?.winner ?? null;
+  if (winner === null) return t("web.table.match_over");
+  if (view.you !== null && view.you !== undefined) {
+    return t(view.seats[view.you].side === winner ? "web.table.you_won" : "web.table.you_lost");
+  }
+  return t("common.you_win", { name: sideName(view, winner) });
+}
+
+/** Who the table waits for (the viewer named « vous »), in a sentence. */
+export function waitingText(view, t) {
+  const names = view.waiting.map((seat) => (seat === view.you ? t("web.table.you") : playerName(view, seat)));
+  return t("web.table.waiting_for", { names: names.join(", ") });
+}
