@@ -103,11 +103,15 @@ def test_the_replay_gives_each_deal_with_terms_that_add_up_to_its_marks(history:
         played = [d for d in data["deals"] if d["contract"]]
         assert played
         for deal in played:
-            for side, marks in deal["marks"].items():
-                assert sum(line["points"] for line in deal["lines"] if str(line["side"]) == side) == marks
+            result = deal["result"]
+            for side, marks in result["marks"].items():
+                assert sum(line["points"] for line in result["lines"] if str(line["side"]) == side) == marks
             assert len(deal["tricks"]) == 9 and all(len(hand) == 9 for hand in deal["hands"])
-        totals = {side: sum(d["marks"].get(side, 0) for d in data["deals"]) for side in ("0", "1")}
+        totals = {side: sum(d["result"]["marks"].get(side, 0) for d in data["deals"]) for side in ("0", "1")}
         assert totals == {k: v for k, v in data["scores"].items()}
+        # What the live table's end-of-deal panel showed: what each side made, where the marks are not just that.
+        fallen = [d["result"] for d in played if d["result"]["made"]]
+        assert fallen and all({line["side"] for line in r["made"]} == {0, 1} for r in fallen)
 
 
 def test_a_deal_is_analysed_once_and_the_analysis_kept(history: tuple[Settings, str]) -> None:

@@ -10,6 +10,7 @@ messages and floods are refused without harming the table.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -80,6 +81,7 @@ def test_a_table_is_created_started_and_played(client: TestClient) -> None:
 
 
 def test_an_illegal_card_is_refused_with_the_rules_reason_in_the_players_language(client: TestClient) -> None:
+    client.app.state.service.rng = random.Random(1)  # type: ignore[attr-defined]  # a deal with a card to refuse
     table = new_table(client)
     with socket(client, table["code"]) as ws:
         ws.hello(table["token"], lang="en")

@@ -13,12 +13,12 @@ from atout.rules import PRESETS, Ruleset
 from atout.web import serialize as s
 from atout.web.states import SeatKind
 from atout.web.store import GameRow
-from atout.web.views import hand_order
+from atout.web.views import deal_result, hand_order
 from atout.web.wire import (
     CallView,
     CardView,
     ContractView,
-    ScoreLineView,
+    ResultView,
     SeatView,
     SideView,
     TalkLine,
@@ -30,7 +30,8 @@ from atout.web.workers import AnalysisRow
 
 
 class ReplayDeal(Wire):
-    """A deal of a finished game: every hand as dealt, the auction, the tricks and the marks term by term."""
+    """A deal of a finished game: every hand as dealt, the auction, the tricks, and its end as the live table
+    showed it (:func:`atout.web.views.deal_result`: what each side made, the marks term by term)."""
 
     number: int
     dealer: int
@@ -39,10 +40,7 @@ class ReplayDeal(Wire):
     calls: list[CallView]
     contract: ContractView | None
     tricks: list[TrickView]
-    outcome: str
-    lines: list[ScoreLineView]
-    marks: dict[str, int]
-    held: int
+    result: ResultView
 
 
 class ReplayGame(Wire):
@@ -143,7 +141,8 @@ def replay(game: GameRow, lang: str) -> ReplayGame:
     for number, record in enumerate(read_records(game.records)):
         deal = record.replay()
         result = deal.result
-        score = result.score if result else None
+        if result is None:  # a deal its record left unfinished (a finished game has none): nothing to replay
+            continue
         n = deal.rules.players
         deals.append(
             ReplayDeal(
@@ -154,10 +153,7 @@ def replay(game: GameRow, lang: str) -> ReplayGame:
                 calls=[s.call(seat, a, lang) for seat, a in deal.actions if not isinstance(a, (Play, Declare))],
                 contract=s.contract(deal.contract, deal.rules, lang) if deal.contract is not None else None,
                 tricks=[s.trick(t, n, lang) for t in deal.tricks],
-                outcome=s.outcome(score.outcome if score else None, lang),
-                lines=s.score_lines(score, lang) if score else [],
-                marks=s.by_side(score.marks if score else {}),
-                held=score.held if score else 0,
+                result=deal_result(result, deal, lang),
             )
         )
     seats = _seats(game, rules, lang)

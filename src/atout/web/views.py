@@ -22,7 +22,7 @@ from typing import Any
 
 from atout.actions import Action
 from atout.cards import Card, sorted_for_display
-from atout.deal import Phase
+from atout.deal import Deal, DealResult, Phase
 from atout.events import (
     Called,
     CardPlayed,
@@ -237,6 +237,44 @@ def hand_order(mask: int, strain: int | None) -> list[Card]:
     return [c for suit in order for c in cards if c >> 3 == suit]
 
 
+def deal_result(result: DealResult, deal: Deal, lang: str) -> ResultView:
+    """A deal's end, for the live table and the replay alike: its outcome; what each side made (card points,
+    belote, announcements) when the marks are not simply that (a fall, a coinche, a litige); the marks term by
+    term; and every hand as dealt (public once every card has been played)."""
+    if result.passed_out or result.score is None:
+        return ResultView(
+            passed_out=True,
+            outcome=s.outcome(None, lang),
+            made=[],
+            made_totals={},
+            lines=[],
+            marks={},
+            held=0,
+            hands={},
+        )
+    score, contract = result.score, result.contract
+    made = {
+        "web.table.card_points": result.card_points,
+        "web.table.belote_points": result.belote,
+        "web.table.announcement_points": result.announcements,
+    }
+    hands = {
+        str(seat): s.cards(hand_order(deal.initial_hands[seat], deal.strain), lang)
+        for seat in range(deal.rules.players)
+    }
+    plain = score.outcome == "made" and contract is not None and not contract.level
+    return ResultView(
+        passed_out=False,
+        outcome=s.outcome(score.outcome, lang),
+        made=[] if plain else s.made_lines(made, lang),
+        made_totals=s.by_side(score.totals),
+        lines=s.score_lines(score, lang),
+        marks=s.by_side(score.marks),
+        held=score.held,
+        hands=hands,
+    )
+
+
 class _Deal:
     """The deal in play as one viewer may know it, field by field."""
 
@@ -356,42 +394,7 @@ class _Deal:
         result = self.obs.result
         if self.obs.phase is not Phase.DONE or result is None:
             return None
-        lang = self.lang
-        if result.passed_out or result.score is None:
-            return ResultView(
-                passed_out=True,
-                outcome=s.outcome(None, lang),
-                made=[],
-                made_totals={},
-                lines=[],
-                marks={},
-                held=0,
-                hands={},
-            )
-        score, deal = result.score, self.game.deal
-        contract = result.contract
-        made = {
-            "web.table.card_points": result.card_points,
-            "web.table.belote_points": result.belote,
-            "web.table.announcement_points": result.announcements,
-        }
-        # Every card of a played deal has been seen by the end: the hands as dealt are public now.
-        hands = {
-            str(seat): s.cards(hand_order(deal.initial_hands[seat], deal.strain), lang)
-            for seat in range(self.rules.players)
-        }
-        # When the marks are not simply what each side made (a fall, a coinche, a litige), what each made.
-        plain = score.outcome == "made" and contract is not None and not contract.level
-        return ResultView(
-            passed_out=False,
-            outcome=s.outcome(score.outcome, lang),
-            made=[] if plain else s.made_lines(made, lang),
-            made_totals=s.by_side(score.totals),
-            lines=s.score_lines(score, lang),
-            marks=s.by_side(score.marks),
-            held=score.held,
-            hands=hands,
-        )
+        return deal_result(result, self.game.deal, self.lang)
 
     # ------------------------------------------------------------ the viewer's own
     @cached_property

@@ -86,6 +86,27 @@ export function scoreSheet(lines, sides, totals, { corner = "", total = t("web.t
 }
 
 /** A short message at the top of the screen (it never covers the hand). */
+/**
+ * A deal's end as sheets, for the live table and the replay alike: when the marks are not simply what each side
+ * made (a fall, a coinche, a litige), what each made first (card points, belote, announcements); then the marks
+ * term by term; and the points held for the next deal, if any.
+ */
+export function resultSheets(result, sides) {
+  const nodes = [];
+  if (result.made.length) {
+    const made = scoreSheet(result.made, sides, result.made_totals, {
+      corner: t("web.table.made"),
+      total: t("web.table.made_total"),
+      sign: String,
+    });
+    made.classList.add("made");
+    nodes.push(made);
+  }
+  nodes.push(scoreSheet(result.lines, sides, result.marks));
+  if (result.held) nodes.push(el("p", "hint", t("web.table.held", { points: result.held })));
+  return nodes;
+}
+
 export function toast(text, ms = 3500) {
   const node = el("div", "toast", capitalized(text));
   node.setAttribute("role", "status");

@@ -2,7 +2,7 @@
 // demand the double-dummy analysis of every card (what each one cost against perfect play). The server
 // sends every word in the visitor's language and the seat of each card.
 import { clock } from "./core/talk.js";
-import { button, cardEl, cardText, el, scoreSheet, suitText, toast } from "./dom.js";
+import { button, cardEl, cardText, el, resultSheets, suitText, toast } from "./dom.js";
 import { lang, loadMessages, t } from "./i18n.js";
 
 const gameId = document.body.dataset.game;
@@ -89,9 +89,8 @@ function render() {
   }
 
   const score = el("div", "panel");
-  score.append(el("h2", "", deal.outcome));
-  if (deal.contract) score.append(scoreSheet(deal.lines, game.sides, deal.marks));
-  if (deal.held) score.append(el("p", "hint", t("web.table.held", { points: deal.held })));
+  score.append(el("h2", "", deal.result.outcome));
+  if (!deal.result.passed_out) score.append(...resultSheets(deal.result, game.sides));
   if (deal.contract) score.append(button(t("web.replay.analyse"), analyse, "primary"));
   const analysis = state.analysis[state.deal];
   if (analysis) score.append(analysisTable(analysis));

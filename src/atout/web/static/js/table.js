@@ -16,7 +16,7 @@ import {
   toPlay,
   waitingText,
 } from "./core/view.js";
-import { button, cardBack, cardEl, el, randomId, scoreSheet, suitText, toast, tokenKey } from "./dom.js";
+import { button, cardBack, cardEl, el, randomId, resultSheets, suitText, toast, tokenKey } from "./dom.js";
 import { lang, loadMessages, t } from "./i18n.js";
 import { createMotion } from "./motion.js";
 import { createPractice } from "./practice.js";
@@ -550,19 +550,7 @@ function resultBox(matchOver) {
   }
   box.append(row);
   if (result && !result.passed_out) {
-    // When the marks are not simply what each side made (a fall, a coinche, a litige), what each made first.
-    if (result.made.length) {
-      const made = scoreSheet(result.made, view.sides, result.made_totals, {
-        corner: t("web.table.made"),
-        total: t("web.table.made_total"),
-        sign: String,
-      });
-      made.classList.add("made");
-      box.append(made);
-    }
-    box.append(scoreSheet(result.lines, view.sides, result.marks));
-    if (result.held) box.append(el("p", "hint", t("web.table.held", { points: result.held })));
-    box.append(handsMini(result.hands));
+    box.append(...resultSheets(result, view.sides), handsMini(result.hands));
   }
   return box;
 }
