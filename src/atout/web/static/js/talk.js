@@ -199,7 +199,9 @@ export function createTalk({ code, send, view }) {
     panel.form.hidden = !rights.type;
     panel.input.disabled = !rights.type;
     panel.submit.disabled = !rights.type;
-    panel.note.textContent = !rights.talk ? t("web.talk.read_only") : rights.type ? "" : t("web.talk.free_text_off");
+    // The host turned free text off himself: his own switch says so, the note is for the others.
+    const off = rights.type || host ? "" : t("web.talk.free_text_off");
+    panel.note.textContent = rights.talk ? off : t("web.talk.read_only");
     panel.note.hidden = !panel.note.textContent;
     const stuck = panel.log.scrollHeight - panel.log.scrollTop - panel.log.clientHeight < 24;
     const rows = logRows(talk.lines, talk.muted, { me: talk.me, lang });
