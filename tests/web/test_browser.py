@@ -600,7 +600,9 @@ def test_the_tab_says_when_it_is_the_players_turn(browser: Browser, server: str)
 WATCH_MOTION = """() => {
     window.moving = 0;
     window.ghosts = 0;
+    window.onTrick = new Set();
     const look = () => {
+        for (const card of document.querySelectorAll('.trick .card[data-card]')) window.onTrick.add(card.dataset.card);
         const running = document.getAnimations().filter((a) => a.id === 'motion').length;
         window.moving = Math.max(window.moving, running);
         window.ghosts = Math.max(window.ghosts, document.querySelectorAll('.motion-ghost').length);
@@ -632,7 +634,7 @@ def test_cards_move_to_the_trick_and_the_trick_to_its_winner(browser: Browser, s
     quick_start(page, server)
     code = play_a_card_watching_motion(page)
     page.wait_for_function("window.moving > 0")
-    assert page.locator(f".trick .card[data-card='{code}']").count() or page.locator(".trick.done").count()
+    page.wait_for_function(f"window.onTrick.has('{code}')")  # seen on the trick, however soon it was gathered
     for _ in range(MOST_TURNS):  # until a trick has been gathered
         if page.evaluate("window.ghosts") > 0:
             break
@@ -648,7 +650,7 @@ def test_nothing_moves_for_a_player_who_prefers_reduced_motion(browser: Browser,
     page = new_page(browser, reduced_motion="reduce")
     quick_start(page, server)
     code = play_a_card_watching_motion(page)
-    page.locator(f".trick .card[data-card='{code}']").wait_for()
+    page.wait_for_function(f"window.onTrick.has('{code}')")
     for _ in range(MOST_TURNS):  # past a trick won and gathered
         if page.locator(".trick.done").count():
             break
