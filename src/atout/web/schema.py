@@ -12,6 +12,13 @@
 * ``analyses``: the double-dummy analysis of a finished deal, computed once.
 * ``talk``: what was said at a table (a quick message by its key, or free text), with the game it was said
   in, so that a reload or a restart shows the log again and a finished game keeps its own.
+* ``accounts``: people with a name and a password (an argon2 hash) and a role (player, organiser, admin);
+  ``sessions``: their sign-in sessions, by the SHA-256 of the cookie's token (the token itself is never stored).
+* ``concours``: a competition played with real cards: its organiser, ruleset (a round's: target or deals),
+  rounds, draw, ranking and state; ``entrants``: its teams (or players, à la mêlée) in registration order.
+* ``sheets``: a score sheet filled on a phone: a concours's table for one round (its entrants, which side
+  enters, whether the other confirmed) or a sheet of a game at home; ``sheet_deals``: its deals' facts.
+* ``changes``: every change to a concours or a sheet: who, when, what, the value before and after.
 """
 
 from __future__ import annotations
@@ -134,4 +141,111 @@ talk = Table(
     Column("quick", String(32), nullable=True),
     Column("text", Text, nullable=True),
     Index("ix_talk_table_game", "table_id", "game_no"),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False),
+    #: The name case-folded: two accounts never differ only by case.
+    Column("name_key", String(32), nullable=False, unique=True),
+    Column("password", String(200), nullable=False),
+    Column("role", String(12), nullable=False, server_default="player"),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_sessions_account", "account_id"),
+)
+
+concours = Table(
+    "concours",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("name", String(80), nullable=False),
+    Column("organiser_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    #: A round's ruleset (JSON): its target, or its number of deals.
+    Column("rules", Text, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("draw", String(8), nullable=False),
+    Column("ranking", String(8), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    #: registering, playing (round ``round_no`` drawn), finished.
+    Column("status", String(12), nullable=False),
+    Column("round_no", Integer, nullable=False, server_default="0"),
+    #: Entrants may register by the concours's link.
+    Column("open_registration", Boolean, nullable=False, server_default=true()),
+)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("concours_id", Integer, ForeignKey("concours.id", ondelete="CASCADE"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("withdrawn", Boolean, nullable=False, server_default=false()),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("concours_id", "number", name="uq_entrants_number"),
+)
+
+sheets = Table(
+    "sheets",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    #: The secret of its link (and QR code): whoever has it may enter the sheet's deals.
+    Column("token", String(32), nullable=False, unique=True),
+    Column("rules", Text, nullable=False),
+    #: The two sides' names, as the sheet shows them.
+    Column("names", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    #: A sheet of a game at home kept in an account (None: kept by its link, in the browser's list).
+    Column("owner_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    #: A concours's table: the concours, the round, the table's number and each side's entrants' ids.
+    Column("concours_id", Integer, ForeignKey("concours.id", ondelete="CASCADE"), nullable=True),
+    Column("round_no", Integer, nullable=True),
+    Column("table_no", Integer, nullable=True),
+    Column("entrants", JSON, nullable=True),
+    #: The side whose phone enters the deals (the other confirms); None until one starts.
+    Column("marker", Integer, nullable=True),
+    #: open, done (the game is over: waiting for the other side), confirmed.
+    Column("status", String(12), nullable=False),
+    UniqueConstraint("concours_id", "round_no", "table_no", name="uq_sheets_table"),
+)
+
+sheet_deals = Table(
+    "sheet_deals",
+    metadata,
+    Column("sheet_id", Integer, ForeignKey("sheets.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    #: The deal's facts (:meth:`atout.scoring.DealFacts.to_dict`); None: thrown in, nobody took.
+    Column("facts", JSON, nullable=True),
+    Column("entered_at", DateTime(timezone=True), nullable=False),
+)
+
+changes = Table(
+    "changes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("concours_id", Integer, ForeignKey("concours.id", ondelete="CASCADE"), nullable=True),
+    Column("sheet_id", Integer, ForeignKey("sheets.id", ondelete="CASCADE"), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    #: Who made it: an account's name, or a table's side (``table 3, side 1``) for a guest.
+    Column("who", String(64), nullable=False),
+    Column("what", String(32), nullable=False),
+    Column("before", JSON, nullable=True),
+    Column("after", JSON, nullable=True),
+    Index("ix_changes_concours", "concours_id"),
+    Index("ix_changes_sheet", "sheet_id"),
 )

@@ -177,7 +177,7 @@ class Store:
             await asyncio.gather(self._writer, return_exceptions=True)
         await self.engine.dispose()
 
-    async def _run(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    async def transaction(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """Run ``work`` in a transaction, retrying while the database is unavailable."""
         for delay in (*self.retry_delays, None):
             try:
@@ -209,7 +209,7 @@ class Store:
             return str(found)
 
         try:
-            return await self._run(work)
+            return await self.transaction(work)
         except IntegrityError:  # another server stored one first
             return await self.secret()
 
@@ -252,7 +252,7 @@ class Store:
             )
             return TableRow(id=table_id, **values)
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def update_table(self, row: TableRow) -> None:
         """Write what changes of a table over its life: its status and its current game."""
@@ -264,7 +264,7 @@ class Store:
             )
             await conn.execute(stmt.values(updated_at=_now(), **values))
 
-        await self._run(work)
+        await self.transaction(work)
 
     async def start_table(self, table_id: int, bots: Sequence[SeatRow]) -> None:
         """Seat the bots in the open seats and mark the table as playing, in one transaction."""
@@ -277,7 +277,7 @@ class Store:
             stmt = update(schema.tables).where(schema.tables.c.id == table_id)
             await conn.execute(stmt.values(updated_at=_now(), status=TableStatus.PLAYING))
 
-        await self._run(work)
+        await self.transaction(work)
 
     async def set_seat(self, table_id: int, seat: SeatRow) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -285,7 +285,7 @@ class Store:
             stmt = update(schema.seats).where(c.table_id == table_id, c.seat == seat.seat)
             await conn.execute(stmt.values(kind=seat.kind, name=seat.name, player=seat.player))
 
-        await self._run(work)
+        await self.transaction(work)
 
     async def set_talk_rules(self, table_id: int, free_text: bool, spectators: bool) -> None:
         """The host's talk settings: free text allowed, spectators may talk."""
@@ -294,14 +294,14 @@ class Store:
             stmt = update(schema.tables).where(schema.tables.c.id == table_id)
             await conn.execute(stmt.values(talk_free_text=free_text, talk_spectators=spectators))
 
-        await self._run(work)
+        await self.transaction(work)
 
     async def table(self, code: str) -> TableRow | None:
         async def work(conn: AsyncConnection) -> TableRow | None:
             row = (await conn.execute(select(*_TABLE_COLUMNS).where(schema.tables.c.code == code))).first()
             return _table_row(row._mapping) if row else None
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         async def work(conn: AsyncConnection) -> list[SeatRow]:
@@ -311,7 +311,7 @@ class Store:
             )
             return [replace(SeatRow(**r._mapping), kind=SeatKind(r.kind)) for r in rows]
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     # --------------------------------------------------------------- actions
     async def append_action(self, table_id: int, game_no: int, row: ActionRow) -> None:
@@ -377,7 +377,7 @@ class Store:
             ]
             await conn.execute(insert(schema.actions), rows)
 
-        await self._run(work)
+        await self.transaction(work)
 
     async def actions(self, table_id: int, game_no: int) -> list[ActionRow]:
         async def work(conn: AsyncConnection) -> list[ActionRow]:
@@ -389,7 +389,7 @@ class Store:
             )
             return [ActionRow(**r._mapping) for r in rows]
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     # ------------------------------------------------------------------ talk
     async def add_talk(self, table_id: int, line: TalkRow) -> TalkRow:
@@ -410,7 +410,7 @@ class Store:
             result = await conn.execute(insert(schema.talk).values(**values))
             return replace(line, id=_new_id(result), at=at)
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def talk(self, table_id: int, limit: int = 100, game_no: int | None = None) -> list[TalkRow]:
         """The last ``limit`` lines said at a table (of one of its games if ``game_no`` is given), oldest first."""
@@ -425,7 +425,7 @@ class Store:
             rows = (await conn.execute(query.order_by(c.id.desc()).limit(limit))).all()
             return [_talk_row(r._mapping) for r in reversed(rows)]
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def game_talk(self, game_id: int, limit: int = 1000) -> list[TalkRow]:
         """What was said at the table during a finished game."""
@@ -435,7 +435,7 @@ class Store:
             row = (await conn.execute(select(c.table_id, c.game_no).where(c.id == game_id))).first()
             return (int(row.table_id), int(row.game_no)) if row else None
 
-        found = await self._run(work)
+        found = await self.transaction(work)
         if found is None:
             return []
         return await self.talk(found[0], limit, game_no=found[1])
@@ -474,35 +474,35 @@ class Store:
             )
             return _new_id(result)
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def games(self, limit: int = 50, offset: int = 0) -> list[GameRow]:
         async def work(conn: AsyncConnection) -> list[GameRow]:
             rows = await conn.execute(_GAMES.order_by(schema.games.c.id.desc()).limit(limit).offset(offset))
             return [GameRow(**r._mapping) for r in rows]
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def game(self, game_id: int) -> GameRow | None:
         async def work(conn: AsyncConnection) -> GameRow | None:
             row = (await conn.execute(_GAMES.where(schema.games.c.id == game_id))).first()
             return GameRow(**row._mapping) if row else None
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def analysis(self, game_id: int, deal_no: int) -> Any:
         async def work(conn: AsyncConnection) -> Any:
             c = schema.analyses.c
             return (await conn.execute(select(c.data).where(c.game_id == game_id, c.deal_no == deal_no))).scalar()
 
-        return await self._run(work)
+        return await self.transaction(work)
 
     async def save_analysis(self, game_id: int, deal_no: int, data: Any) -> None:
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(insert(schema.analyses).values(game_id=game_id, deal_no=deal_no, data=data))
 
         with suppress(IntegrityError):  # computed twice at once: the first one stays
-            await self._run(work)
+            await self.transaction(work)
 
 
 _TABLE_COLUMNS = (
