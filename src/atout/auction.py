@@ -244,6 +244,17 @@ def is_bid(rules: Ruleset, bid: Bid) -> bool:
     return bid in _bid_ladder(rules).index
 
 
+def bids(rules: Ruleset) -> tuple[Bid, ...]:
+    """Every bid of ``rules``, lowest first (none where the auction takes a suit without a value, as in classique).
+
+    >>> [b.label("en") for b in bids(Ruleset.preset("contree"))][:5]
+    ['80 ♠', '80 ♥', '80 ♦', '80 ♣', '80 NT']
+    """
+    if rules.auction == "retourne":
+        return ()
+    return tuple(_bid_ladder(rules).bids)
+
+
 class _Ladder:
     """Every bid of a ruleset, lowest first, with where the strictly higher bids start."""
 
