@@ -1,7 +1,7 @@
 """Every page passes an accessibility check: axe-core (from the npm registry, ``npm ci``) run in Debian's Chromium
 finds no serious or critical violation (labelled controls, contrast AA, names, permitted ARIA) on the home page,
-a table waiting for players, a table dealt and its bidding box, the history, a replay and the rules pages, at
-desktop, phone and sideways phone sizes.
+a table waiting for players, a table dealt and its bidding box, the history, a replay, the rules pages, the
+sign-in page, a score sheet, a concours's desk and its projector, at desktop, phone and sideways phone sizes.
 
 Where ``npm ci`` has not been run the tests are skipped, unless ``ATOUT_REQUIRE_BROWSER`` is set (CI sets it).
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness.browser import DESKTOP, PHONE, SIDEWAYS, new_page, quick_start
+from harness.browser import DESKTOP, PHONE, SIDEWAYS, new_page, quick_start, sign_in
 from harness.servers import missing
 from playwright.sync_api import Browser, Page
 
@@ -46,6 +46,31 @@ def bidding(page: Page, server: str) -> None:
     page.wait_for_selector(".bidding .actions button")
 
 
+def score_sheet(page: Page, server: str) -> None:
+    page.goto(server + "/keeper")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector(".deal-form")
+
+
+def desk(page: Page, server: str) -> None:
+    """An organiser's desk with round 1 drawn (the module's first account is the organiser)."""
+    sign_in(page, server)
+    page.goto(server + "/concours")
+    page.fill("input[name=name]", "Concours")
+    page.click("main form button[type=submit]")
+    for team in ("Les As", "Rebelote", "Tierce", "Le Valet", "Dix de der"):
+        page.fill("#register-form input[name=name]", team)
+        page.click("#register-form button[type=submit]")
+    page.click("text=Tirer la manche 1")
+    page.wait_for_selector(".round-table")
+
+
+def projector(page: Page, server: str) -> None:
+    desk(page, server)
+    page.goto(page.url + "/standings")
+    page.wait_for_selector("#projector-updated:not(:empty)")
+
+
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "home": lambda page, server: page.goto(server + "/"),
     "table, waiting for players": lobby,
@@ -55,6 +80,10 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "replay": lambda page, server: (page.goto(server + "/games/1"), page.wait_for_selector(".card")),
     "rules": lambda page, server: page.goto(server + "/rules"),
     "rules, reference": lambda page, server: page.goto(server + "/rules/reference"),
+    "sign in": lambda page, server: page.goto(server + "/signin"),
+    "score sheet": score_sheet,
+    "concours desk": desk,
+    "concours projector": projector,
 }
 
 

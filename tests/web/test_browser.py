@@ -500,6 +500,7 @@ def test_the_nine_cards_of_belote_a_deux_fit_a_phone(browser: Browser, server: s
     page = new_page(browser, PHONE)
     start_preset(page, server, "deux")
     for _ in range(MOST_TURNS):
+        page.wait_for_selector(ACTIONABLE)  # the player's turn: the hand stays as it is until he acts
         if page.locator(".hand .card").count() == 9:
             break
         take_a_turn(page, bid=True)

@@ -158,6 +158,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     serve.add_argument("--tables-per-hour", type=whole(1, 100_000), default=60, help=tr("cli.arg.tables_per_hour"))
     serve.add_argument("--shard", help=tr("cli.arg.shard"))
     serve.add_argument("--proxied", action="store_true", help=tr("cli.arg.proxied"))
+    serve.add_argument("--admin", metavar="NAME", help=tr("cli.arg.admin"))
 
     referee = _command(sub, "referee")
     referee.add_argument("file", help=tr("cli.arg.record_file"))

@@ -262,6 +262,7 @@ def _serve(args: argparse.Namespace) -> int:
         tables_per_hour=args.tables_per_hour,
         shard=shard,
         shards=shards,
+        admin=args.admin,
     )
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))

@@ -16,23 +16,35 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from atout import __version__
-from atout.web.deps import Limits
+from atout.web.accounts import Accounts
+from atout.web.concours import ConcoursService
+from atout.web.deps import Limits, Refusal, Renderer, page_route
 from atout.web.limits import RequestLimits
-from atout.web.routes import games, lobby, pages, socket, tables
+from atout.web.routes import accounts, concours, games, lobby, pages, sheets, socket, tables
 from atout.web.service import TableService
 from atout.web.settings import Settings
+from atout.web.sheets import Sheets
 from atout.web.store import Store
 from atout.web.workers import BotPool
 
 #: The app's routers, one per area (the lobby's socket before the tables', whose path would take it).
-ROUTERS = (pages.router, tables.router, games.router, lobby.router, socket.router)
+ROUTERS = (
+    pages.router,
+    accounts.router,
+    concours.router,
+    sheets.router,
+    tables.router,
+    games.router,
+    lobby.router,
+    socket.router,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,10 +53,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = Store(settings.url())
     pool = BotPool(settings.bot_backend, settings.bot_workers, settings.analysis_time)
     service = TableService(store, pool, settings)
+    people = Accounts(store, settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if settings.admin:
+            await people.promote_named_admin(settings.admin)
         await pool.start()
         await service.start()
         try:
@@ -57,8 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="atout", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
     app.state.limits = Limits(settings)
+    app.state.accounts = people
+    app.state.concours = ConcoursService(store)
+    app.state.sheets = Sheets(store)
     app.add_middleware(RequestLimits)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Refusal, _refused)
     app.mount("/static", StaticFiles(directory=str(resources.files("atout.web").joinpath("static"))), name="static")
     for router in ROUTERS:
         app.include_router(router)
@@ -72,3 +91,14 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
         return pages.invalid(request)
     assert isinstance(exc, RequestValidationError)
     return await request_validation_exception_handler(request, exc)
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A request refused (not signed in, not allowed, no CSRF token): a page's route gets a page, or is
+    redirected (to sign in); any other route, JSON."""
+    assert isinstance(exc, Refusal)
+    if not page_route(request):
+        return await http_exception_handler(request, exc)
+    if exc.location:
+        return RedirectResponse(exc.location, exc.status_code)
+    return Renderer(request)("refused.html", status=exc.status_code, message=exc.detail)

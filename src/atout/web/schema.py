@@ -219,6 +219,8 @@ sheets = Table(
     Column("entrants", JSON, nullable=True),
     #: The side whose phone enters the deals (the other confirms); None until one starts.
     Column("marker", Integer, nullable=True),
+    #: The marker's browser: the confirmation must come from another one.
+    Column("marker_device", String(32), nullable=True),
     #: open, done (the game is over: waiting for the other side), confirmed.
     Column("status", String(12), nullable=False),
     UniqueConstraint("concours_id", "round_no", "table_no", name="uq_sheets_table"),

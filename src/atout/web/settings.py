@@ -40,6 +40,12 @@ class Settings:
     analyses_per_hour: int = 30
     #: Seconds a deal's analysis may take before it is given up.
     analysis_time: float = 60.0
+    #: The name of the account that is an admin (``atout serve --admin``), besides the first account created.
+    admin: str | None = None
+    #: Days a sign-in lasts (the ``session`` cookie's life).
+    session_days: int = 30
+    #: Failed sign-ins allowed per client address, and per account name, in 15 minutes.
+    signin_attempts: int = 10
 
     def url(self) -> str:
         from atout.web.store import default_url

@@ -41,3 +41,18 @@ def quick_start(page: Page, server: str, name: str = "Alice") -> None:
     page.fill("#quick-form input[name=name]", name)
     page.click("#quick-form button")
     page.wait_for_selector(".hand .card")
+
+
+def sign_in(page: Page, server: str, name: str = "Organisatrice", password: str = "mot-de-passe-long") -> None:
+    """Sign in as ``name``, creating the account first where there is none (a module's first account is the
+    server's administrator, an organiser)."""
+    page.goto(server + "/signin")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("main button[type=submit]")
+    if page.locator(".error-text:visible").count():
+        page.goto(server + "/signup")
+        page.fill("input[name=name]", name)
+        page.fill("input[name=password]", password)
+        page.click("main button[type=submit]")
+    page.wait_for_selector(f".topbar .account a:has-text({name!r})")

@@ -8,6 +8,8 @@ Create Date: 2026-11-28
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -17,7 +19,7 @@ branch_labels = None
 depends_on = None
 
 
-def _when(name: str, nullable: bool = False) -> sa.Column[sa.DateTime]:
+def _when(name: str, nullable: bool = False) -> sa.Column[datetime]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 
@@ -80,6 +82,7 @@ def upgrade() -> None:
         sa.Column("table_no", sa.Integer, nullable=True),
         sa.Column("entrants", sa.JSON, nullable=True),
         sa.Column("marker", sa.Integer, nullable=True),
+        sa.Column("marker_device", sa.String(32), nullable=True),
         sa.Column("status", sa.String(12), nullable=False),
         sa.UniqueConstraint("concours_id", "round_no", "table_no", name="uq_sheets_table"),
     )

@@ -1,0 +1,371 @@
+"""A concours's pages: the organiser's list and desk, registration by link, the projector's standings, the
+printed sheets and table cards, the exports and the log of changes.
+
+Only the concours's organiser (or an administrator) sees the desk and changes the concours; anyone with
+its link may register (while registration is open) and read the standings.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import lru_cache
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from atout.errors import AtoutError
+from atout.i18n import Message, tr
+from atout.web.concours import DRAWS, MAX_ROUNDS, RANKINGS, Board
+from atout.web.deps import CurrentUser, Lang, Page, check_csrf
+from atout.web.limits import MAX_INT
+from atout.web.routes.sheets import KEEPER_PRESETS, ConcoursDep, keeper_rules
+
+router = APIRouter()
+
+Code = Annotated[str, PathParam(min_length=4, max_length=16)]
+Number = Annotated[int, PathParam(ge=1, le=MAX_INT)]
+
+
+def _organises(board: Board, user: Any) -> bool:
+    return user is not None and (user.is_admin or user.id == board.concours.organiser_id)
+
+
+def _forbidden(page: Page) -> HTMLResponse:
+    return page("refused.html", status=403, message=tr("web.concours.forbidden_text", page.lang))
+
+
+async def _form(request: Request) -> dict[str, str]:
+    return {k: str(v) for k, v in (await request.form()).items()}
+
+
+@lru_cache(maxsize=2048)
+def _qr(url: str) -> bytes:
+    """A QR code of ``url``, as an SVG image."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#14281d", xmldecl=False)
+    return out.getvalue()
+
+
+def sheet_url(request: Request, token: str) -> str:
+    return str(request.base_url).rstrip("/") + f"/s/{token}"
+
+
+@router.get("/concours", response_class=HTMLResponse)
+async def concours_list(page: Page, service: ConcoursDep, user: CurrentUser, request: Request) -> Response:
+    if user is None:
+        return RedirectResponse("/signin?next=/concours", status_code=303)
+    if not user.is_organiser:
+        return page("concours_list.html", status=403, mine=[], refused=True, **_create_context())
+    return page("concours_list.html", mine=await service.of_organiser(user.id), refused=False, **_create_context())
+
+
+def _create_context(error: str | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
+    return {
+        "presets": KEEPER_PRESETS,
+        "draws": DRAWS,
+        "rankings": RANKINGS,
+        "max_rounds": MAX_ROUNDS,
+        "error": error,
+        "values": values or {},
+        "active": "concours",
+    }
+
+
+@router.post("/concours", dependencies=[Depends(check_csrf)])
+async def create_concours(
+    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang
+) -> Response:
+    if user is None or not user.is_organiser:
+        return page("concours_list.html", status=403, mine=[], refused=True, **_create_context())
+    form = await _form(request)
+    try:
+        rules = keeper_rules(form)
+        rounds = form.get("rounds", "")
+        if not rounds.isdigit() or len(rounds) > 3:
+            raise AtoutError(Message("web.concours.rounds", most=MAX_ROUNDS))
+        code = await service.create(
+            user.id,
+            user.name,
+            form.get("name", ""),
+            rules,
+            int(rounds),
+            form.get("draw", ""),
+            form.get("ranking", ""),
+            open_registration=bool(form.get("open_registration")),
+        )
+    except AtoutError as err:
+        mine = await service.of_organiser(user.id)
+        return page(
+            "concours_list.html", status=400, mine=mine, refused=False, **_create_context(err.message(lang), form)
+        )
+    return RedirectResponse(f"/c/{code}", status_code=303)
+
+
+async def _desk(
+    page: Page,
+    request: Request,
+    board: Board,
+    user: Any,
+    *,
+    status: int = 200,
+    error: str | None = None,
+    values: dict[str, str] | None = None,
+) -> HTMLResponse:
+    current = board.round(board.concours.round_no)
+    return page(
+        "concours_desk.html",
+        status=status,
+        board=board,
+        current=current,
+        standings=board.standings(),
+        organiser=_organises(board, user),
+        join_url=str(request.base_url).rstrip("/") + f"/c/{board.concours.code}/join",
+        error=error,
+        values=values or {},
+        active="concours",
+    )
+
+
+@router.get("/c/{code}", response_class=HTMLResponse)
+async def desk(page: Page, request: Request, service: ConcoursDep, user: CurrentUser, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    if not _organises(board, user):
+        return RedirectResponse(f"/c/{board.concours.code}/join", status_code=303)
+    return await _desk(page, request, board, user)
+
+
+async def _organiser_change(
+    page: Page, request: Request, service: ConcoursDep, user: Any, code: str, lang: str, change: Any
+) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    if not _organises(board, user):
+        return _forbidden(page)
+    form = await _form(request)
+    try:
+        await change(board, form, user.name)
+    except AtoutError as err:
+        fresh = await service.board(code) or board
+        return await _desk(page, request, fresh, user, status=400, error=err.message(lang), values=form)
+    return RedirectResponse(f"/c/{board.concours.code}", status_code=303)
+
+
+@router.post("/c/{code}/entrants", dependencies=[Depends(check_csrf)])
+async def register_at_desk(
+    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+) -> Response:
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        players = [form.get("player1", ""), form.get("player2", "")]
+        await service.register(board.concours.code, form.get("name", ""), players, who, desk=True)
+
+    return await _organiser_change(page, request, service, user, code, lang, change)
+
+
+@router.post("/c/{code}/entrants/{number}/withdraw", dependencies=[Depends(check_csrf)])
+async def withdraw(
+    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code, number: Number
+) -> Response:
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        await service.withdraw(board.concours.code, number, who)
+
+    return await _organiser_change(page, request, service, user, code, lang, change)
+
+
+@router.post("/c/{code}/registration", dependencies=[Depends(check_csrf)])
+async def registration(
+    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+) -> Response:
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        await service.set_registration(board.concours.code, form.get("open") == "1", who)
+
+    return await _organiser_change(page, request, service, user, code, lang, change)
+
+
+@router.post("/c/{code}/draw", dependencies=[Depends(check_csrf)])
+async def draw(
+    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+) -> Response:
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        await service.draw(board.concours.code, who)
+
+    return await _organiser_change(page, request, service, user, code, lang, change)
+
+
+@router.get("/c/{code}/join", response_class=HTMLResponse)
+async def join_page(page: Page, service: ConcoursDep, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    return page("concours_join.html", board=board, error=None, values={}, registered=None)
+
+
+@router.post("/c/{code}/join", dependencies=[Depends(check_csrf)])
+async def join(page: Page, request: Request, service: ConcoursDep, lang: Lang, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    form = await _form(request)
+    try:
+        players = [form.get("player1", ""), form.get("player2", "")]
+        entrant = await service.register(
+            board.concours.code, form.get("name", ""), players, form.get("name", "")[:40] or "?", desk=False
+        )
+    except AtoutError as err:
+        return page(
+            "concours_join.html", status=400, board=board, error=err.message(lang), values=form, registered=None
+        )
+    fresh = await service.board(code) or board
+    return page("concours_join.html", board=fresh, error=None, values={}, registered=entrant)
+
+
+def _standings_data(board: Board) -> dict[str, Any]:
+    c = board.concours
+    current = board.round(c.round_no)
+    rows = [
+        {
+            "rank": s.rank,
+            "number": board.entrant(s.entrant).number,
+            "name": board.entrant(s.entrant).name,
+            "players": board.entrant(s.entrant).players,
+            "played": s.played,
+            "wins": float(s.wins),
+            "points": s.points,
+            "against": s.against,
+            "difference": s.difference,
+        }
+        for s in board.standings()
+    ]
+    return {
+        "code": c.code,
+        "name": c.name,
+        "round": c.round_no,
+        "rounds": c.rounds,
+        "ranking": c.ranking,
+        "finished": board.finished,
+        "tables": sum(1 for t in current if t.sides[1]),
+        "confirmed": sum(1 for t in current if t.sides[1] and t.confirmed),
+        "standings": rows,
+    }
+
+
+@router.get("/c/{code}/standings", response_class=HTMLResponse)
+async def projector(page: Page, service: ConcoursDep, lang: Lang, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    return page("concours_projector.html", board=board, data=_standings_data(board))
+
+
+@router.get("/c/{code}/standings.json")
+async def standings_json(service: ConcoursDep, lang: Lang, code: Code) -> Response:
+    body = await service.standings_summary(code, lambda board: json.dumps(_standings_data(board), ensure_ascii=False))
+    if body is None:
+        return JSONResponse({"detail": tr("web.concours.missing", lang)}, status_code=404)
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/c/{code}/standings.csv")
+async def standings_csv(service: ConcoursDep, lang: Lang, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return JSONResponse({"detail": tr("web.concours.missing", lang)}, status_code=404)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    columns = ("rank", "number", "name", "players", "played", "wins", "points", "against", "difference")
+    writer.writerow([tr(f"web.concours.col.{c}", lang) for c in columns])
+    for row in _standings_data(board)["standings"]:
+        writer.writerow([" & ".join(row[c]) if c == "players" else row[c] for c in columns])
+    name = f"concours-{board.concours.code}-standings.csv"
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/c/{code}/export.json")
+async def export(service: ConcoursDep, lang: Lang, user: CurrentUser, code: Code) -> Response:
+    """Everything recorded: the settings, the entrants, every table's deals and totals, the standings, the log."""
+    board = await service.board(code)
+    if board is None:
+        return JSONResponse({"detail": tr("web.concours.missing", lang)}, status_code=404)
+    c = board.concours
+    deals = await service.deals(c.id)
+    data = {
+        "concours": {
+            "code": c.code,
+            "name": c.name,
+            "rules": json.loads(c.rules.to_json()),
+            "rounds": c.rounds,
+            "draw": c.draw,
+            "ranking": c.ranking,
+            "created_at": c.created_at.isoformat(),
+        },
+        "entrants": [
+            {"number": e.number, "name": e.name, "players": e.players, "withdrawn": e.withdrawn} for e in board.entrants
+        ],
+        "tables": [
+            {
+                "round": t.round_no,
+                "table": t.table_no,
+                "sides": [[board.entrant(i).number for i in side] for side in t.sides],
+                "names": t.names,
+                "status": str(t.status),
+                "totals": list(t.totals),
+                "deals": deals.get(t.token, []),
+            }
+            for t in board.tables
+        ],
+        "standings": _standings_data(board)["standings"],
+        "changes": [
+            {"at": ch.at.isoformat(), "who": ch.who, "what": ch.what, "before": ch.before, "after": ch.after}
+            for ch in await service.changes(c.id)
+        ],
+    }
+    name = f"concours-{c.code}.json"
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/c/{code}/print", response_class=HTMLResponse)
+async def print_sheets(page: Page, request: Request, service: ConcoursDep, user: CurrentUser, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    if not _organises(board, user):
+        return _forbidden(page)
+    current = [t for t in board.round(board.concours.round_no) if t.sides[1]]
+    urls = {t.token: sheet_url(request, t.token) for t in current}
+    rules = board.concours.rules
+    lines = rules.deals or 12
+    return page("concours_print.html", board=board, current=current, urls=urls, lines=lines, rules=rules)
+
+
+@router.get("/s/{token}/qr.svg")
+async def qr_code(request: Request, token: Annotated[str, PathParam(min_length=8, max_length=32)]) -> Response:
+    """The QR code that takes a phone to a sheet (its link, on the address the organiser reached the server by)."""
+    return Response(
+        _qr(sheet_url(request, token)), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+    )
+
+
+@router.get("/c/{code}/changes", response_class=HTMLResponse)
+async def changes(page: Page, service: ConcoursDep, user: CurrentUser, code: Code) -> Response:
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    if not _organises(board, user):
+        return _forbidden(page)
+    found = await service.changes(board.concours.id)
+    return page("concours_changes.html", board=board, changes=found, active="concours")
