@@ -10,8 +10,10 @@ on the next row: before the preparation the card compiled the rest of the solver
 legend. A cold run gets a new empty cache (``NUMBA_CACHE_DIR``); the warm run after it reuses that
 cache. Each kind is run ``--repeat`` times and the best is kept (the machine may be shared), with the
 child's processor time (user and system, to its end), which other work on the machine disturbs less.
-Prints a Markdown table with the machine and the date, and whether the goal is met: the first expert
-decision within 5 s of a fresh install's first launch.
+A table's first bot call is measured as ``atout play`` makes it (the expert at West, who calls first): the
+solver prepared in the background, the club player's rules standing in for the expert while it compiles.
+Prints a Markdown table with the machine and the date, and whether the goal is met: the expert bots' first
+decision at a table within 5 s of a fresh install's first launch.
 
     python benchmarks/cold_start.py                       # about two minutes
     python benchmarks/cold_start.py --repeat 1
@@ -58,6 +60,31 @@ expert.act(deal.observation(deal.turn))
 print(f"{prepared - start:.3f} {called - prepared:.3f} {time.perf_counter() - called:.3f}", flush=True)
 """
 
+#: A terminal table's first bot call, as ``atout play`` makes it: the solver prepared in the background, the
+#: expert's seat waiting for it only while it loads from the cache (:func:`atout.cli.table.solver_ready`),
+#: the club player's rules standing in while it compiles.
+TABLE = """
+import threading, time
+start = time.perf_counter()
+from atout import Ruleset
+from atout.cli.table import solver_ready
+from atout.session import GameSession
+from atout.solver import warm_up
+from atout.solver.prepare import compiling
+warmed = threading.Event()
+def warm():
+    try:
+        warm_up()
+    finally:
+        warmed.set()
+threading.Thread(target=warm, daemon=True).start()
+session = GameSession(Ruleset.preset("coinche"), bots="expert", seed=1)  # West calls first
+ready = solver_ready(warmed, compiling)
+seat, action = session.bot_choice(stand_in=not ready)
+print(f"{time.perf_counter() - start:.3f} {int(not ready)}", flush=True)
+warmed.wait()  # the game goes on while the solver is compiled into the cache
+"""
+
 
 def _env(cache: str, src: str | None) -> dict[str, str]:
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -82,6 +109,20 @@ def decision(cache: str, src: str | None) -> tuple[float, float, float, float, f
     total = time.perf_counter() - start
     prepared, called, card = (float(part) for part in out.split())
     return total - card, _cpu() - cpu, prepared, called, card
+
+
+def table(cache: str, src: str | None) -> tuple[float, float, float]:
+    """Seconds from launch to a terminal table's first bot call received, the child's processor seconds (to
+    its end, once the solver is ready), and whether the club player's rules stood in (1) or the expert
+    searched (0)."""
+    start, cpu = time.perf_counter(), _cpu()
+    child = subprocess.Popen([sys.executable, "-c", TABLE], env=_env(cache, src), stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    total = time.perf_counter() - start
+    if child.wait() != 0 or not line:
+        raise RuntimeError("the table's script failed")
+    return total, _cpu() - cpu, float(line.split()[1])
 
 
 def analysis(cache: str, src: str | None, record: Path) -> tuple[float, float]:
@@ -110,10 +151,15 @@ def measure(src: str | None, record: Path, repeat: int) -> dict[str, tuple[float
     """Best of ``repeat`` cold and warm runs of each measurement."""
     runs: dict[str, list[tuple[float, ...]]] = {}
     for _ in range(repeat):
-        for kind in ("decision", "analysis"):
+        for kind in ("decision", "table", "analysis"):
             with tempfile.TemporaryDirectory() as cache:
                 for state in ("cold", "warm"):
-                    result = decision(cache, src) if kind == "decision" else analysis(cache, src, record)
+                    if kind == "decision":
+                        result = decision(cache, src)
+                    elif kind == "table":
+                        result = table(cache, src)
+                    else:
+                        result = analysis(cache, src, record)
                     runs.setdefault(f"{kind} {state}", []).append(result)
     return {key: min(values) for key, values in runs.items()}
 
@@ -124,6 +170,14 @@ def _row(what: str, code: str, cold: tuple[float, ...], warm: tuple[float, ...])
         return f"{values[0]:.2f} s{parts} | {values[1]:.2f} s"
 
     return f"| {what} | {code} | {shown(cold)} | {shown(warm)} |"
+
+
+def _table_row(code: str, cold: tuple[float, ...], warm: tuple[float, ...]) -> str:
+    def shown(values: tuple[float, ...]) -> str:
+        who = "the club rules standing in" if values[2] else "the expert's search"
+        return f"{values[0]:.2f} s ({who}) | {values[1]:.2f} s"
+
+    return f"| a table's first bot call (`atout play`, expert bots) | {code} | {shown(cold)} | {shown(warm)} |"
 
 
 def _card_row(code: str, cold: tuple[float, ...], warm: tuple[float, ...]) -> str:
@@ -148,11 +202,15 @@ def main() -> None:
     for code, found in results.items():
         print(_row("the expert's first decision (a call)", code, found["decision cold"], found["decision warm"]))
         print(_card_row(code, found["decision cold"], found["decision warm"]))
+        if "table cold" in found:
+            print(_table_row(code, found["table cold"], found["table warm"]))
         print(_row("`atout analyse`'s output", code, found["analysis cold"], found["analysis warm"]))
-    cold = results["this checkout"]["decision cold"][0]
-    verdict = "met" if cold <= GOAL else "not met"
-    goal = f"the first expert decision within {GOAL:.0f} s of a fresh install's first launch"
-    print(f"\nGoal ({goal}): {verdict}, {cold:.1f} s.")
+    found = results["this checkout"]
+    at_table, searched = found["table cold"][0], found["decision cold"][0]
+    verdict = "met" if at_table <= GOAL else "not met"
+    goal = f"the expert bots' first decision at a table within {GOAL:.0f} s of a fresh install's first launch"
+    print(f"\nGoal ({goal}): {verdict}, {at_table:.1f} s (by the club rules standing in;")
+    print(f"the expert's own search is ready {searched:.1f} s after launch).")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import numba
 import pytest
 from numba.core import event
 from numba.core.registry import CPUDispatcher
-from textual.widgets import Static
 
 from atout import Deal, Ruleset
 from atout.actions import PASS, Action
@@ -144,12 +143,15 @@ def test_without_the_compiler_everything_is_ready(monkeypatch: pytest.MonkeyPatc
 # ---------------------------------------------------------------- what the interfaces say meanwhile
 
 
-def _table_session(bots: str) -> GameSession:
-    """A coinche match in which a bot calls first, the bots passing (their search is not the point here)."""
+def _table_session(bots: str, stood_in: list[bool] | None = None) -> GameSession:
+    """A coinche match in which a bot calls first, the bots passing (their search is not the point here);
+    ``stood_in`` hears, for each bot's call, whether the club player's rules stood in for it."""
     session = GameSession(Ruleset.preset("coinche"), bots=bots, seed=1, hint="club")
     assert not session.human_to_play  # a bot calls first
 
-    def passing() -> tuple[int, Action] | None:
+    def passing(*, stand_in: bool = False) -> tuple[int, Action] | None:
+        if stood_in is not None:
+            stood_in.append(stand_in)
         turn = session.deal.turn
         return None if turn is None else (turn, PASS)
 
@@ -164,32 +166,32 @@ async def _until_south_plays(pilot, app: TableApp) -> None:  # type: ignore[no-u
             return
 
 
-def test_the_table_shows_the_preparation_while_a_bot_waits_for_it() -> None:
-    """While the solver compiles, a bot that searches (the expert) waits for it, and the table says so with
-    its progress instead of « Ouest réfléchit… »; once it is ready the bots call."""
+def test_while_the_solver_compiles_the_expert_calls_by_the_club_rules_and_the_table_shows_the_progress() -> None:
+    """While the solver compiles (once after an install, about 15 s), a bot that searches (the expert) does not
+    keep the player waiting: the club player's rules decide for it meanwhile, and the table shows the
+    preparation's progress on the bots' turns; once it is ready the expert searches again."""
+    stood_in: list[bool] = []
     gate = threading.Event()
     progress = {"now": (3, 16)}
     said = "Préparation du moteur de calcul (une seule fois après l'installation)…"
 
     async def scenario() -> None:
         app = TableApp(
-            _table_session("expert"), "fr", None, bot_delay=0, analyse=False, trick_pause=0,
+            _table_session("expert", stood_in), "fr", None, bot_delay=0, analyse=False, trick_pause=0,
             warm_up=gate.wait, preparation=lambda: progress["now"],
         )  # fmt: skip
         async with app.run_test(size=(80, 24)) as pilot:
             try:
-                await pilot.pause()
-                prompt = str(app.query_one("#prompt", Static).render())
-                assert f"{said} 3/16" in prompt and "réfléchit" not in prompt
-                assert "━" * 7 + "─" in prompt  # 3/16 of the bar
-                progress["now"] = (15, 16)
-                await pilot.pause(0.3)
-                assert f"{said} 15/16" in str(app.query_one("#prompt", Static).render())
-                assert not app.session.deal.auction.calls  # the bots wait
+                shown = app._preparing_text()
+                assert f"{said} 3/16" in shown and "━" * 4 + "─" in shown  # 3/16 of the bar
+                assert "les robots jouent comme au niveau club en attendant" in shown
+                await _until_south_plays(pilot, app)
+                assert app.session.human_to_play and not app.warmed.is_set()
+                assert app.session.deal.auction.calls and stood_in and all(stood_in)  # by the club rules
             finally:
-                gate.set()  # ready: the bots call
-            await _until_south_plays(pilot, app)
-            assert app.session.deal.auction.calls and "Préparation" not in str(app.query_one("#prompt").render())
+                gate.set()  # ready: from now on the expert searches
+            await pilot.pause()
+            assert app._preparing_text() == ""
 
     asyncio.run(scenario())
 

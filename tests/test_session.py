@@ -140,3 +140,17 @@ def test_a_failed_save_keeps_the_previous_one_and_leaves_no_temporary_file(
     with pytest.raises(OSError):
         session.save(path)
     assert path.read_text(encoding="utf-8") == before and [p.name for p in path.parent.iterdir()] == ["game.txt"]
+
+
+def test_a_bot_stood_in_for_decides_as_the_club_player_with_its_boldness() -> None:
+    """While the solver is compiled (once after an install) a table asks the club player's rules to stand in for
+    the expert: the same call as a club player of the expert's spec, and nothing applied."""
+    from atout.bots import HeuristicAgent
+
+    session = GameSession(Ruleset.preset("coinche"), bots="expert", seed=3)
+    choice = session.bot_choice(stand_in=True)
+    assert choice is not None
+    seat, action = choice
+    spec = session.spec_of(seat)
+    assert action == HeuristicAgent(spec.name, spec.aggression).act(session.deal.observation(seat))
+    assert not session.deal.auction.calls

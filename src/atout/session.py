@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from atout.actions import Action
-from atout.bots import LEVELS, build_agent, load_spec
+from atout.bots import LEVELS, HeuristicAgent, build_agent, load_spec
 from atout.bots.base import Agent
 from atout.bots.specs import BotSpec
 from atout.deal import Deal, Phase
@@ -105,15 +105,19 @@ class GameSession:
             raise IllegalAction(Message("illegal.not_your_turn"), code="turn")
         return self._seen(self.deal.apply(action, self.human))
 
-    def bot_choice(self) -> tuple[int, Action] | None:
+    def bot_choice(self, *, stand_in: bool = False) -> tuple[int, Action] | None:
         """The action of the bot in turn, not yet applied (None if no bot is to act).
 
-        Interfaces may compute it in a worker thread and apply it with :meth:`apply_bot`.
+        Interfaces may compute it in a worker thread and apply it with :meth:`apply_bot`. ``stand_in``: the
+        club player's rules decide for the bot, with its spec's boldness (a table asks for it while the
+        solver is compiled, once after an install, rather than keep the player waiting).
         """
         seat = self.deal.turn
         if seat is None or seat == self.human:
             return None
-        return seat, self._agents[seat].act(self.deal.observation(seat))
+        spec = self.spec_of(seat)
+        agent = HeuristicAgent(spec.name, spec.aggression) if stand_in else self._agents[seat]
+        return seat, agent.act(self.deal.observation(seat))
 
     def apply_bot(self, seat: int, action: Action) -> tuple[Event, ...]:
         """A bot's action, and what it did as the human sees it."""

@@ -48,9 +48,20 @@ from atout.session import GameSession
 #: The smallest terminal the table is drawn in.
 MIN_SIZE = (80, 24)
 #: Width of the bar that shows the solver's compilation (once after an install).
-PREPARING_BAR = 40
+PREPARING_BAR = 24
 #: Seconds a completed trick stays on the table (unless a key is pressed).
 TRICK_PAUSE = 1.5
+
+
+def solver_ready(warmed: threading.Event, preparation: Callable[[], tuple[int, int] | None] | None) -> bool:
+    """Wait for the solver while it loads from numba's cache (under a second; ``warmed`` is set once it is
+    ready); False as soon as it is being compiled (``preparation()`` says so: once after an install, about
+    15 s): the bots then decide by the club player's rules meanwhile, and the player never waits for the
+    compilation (its progress is shown)."""
+    while not warmed.wait(0.05):
+        if preparation is not None and preparation() is not None:
+            return False
+    return True
 
 
 class TableApp(App[None]):
@@ -344,7 +355,7 @@ class TableApp(App[None]):
         done, total = state
         filled = PREPARING_BAR * done // max(total, 1)
         bar = "━" * filled + "─" * (PREPARING_BAR - filled)
-        return tr("text.preparing", self.lang, done=done, total=total) + "\n " + bar
+        return tr("text.preparing", self.lang, done=done, total=total) + "\n " + bar + "  " + self.tr("stand_in")
 
     def _show_preparation(self) -> None:
         """Redraw the prompt while the solver is compiled, for its progress; stop once it is ready."""
@@ -469,10 +480,12 @@ class TableApp(App[None]):
 
     @work(thread=True, exclusive=True, group="bots")
     def _bot_turn(self) -> None:
-        if self._bots_search:
-            self.warmed.wait()  # the solver's compilation, once after an install (its progress is shown)
-        choice = self.session.bot_choice()
+        stand_in = self._bots_search and not self._solver_ready()
+        choice = self.session.bot_choice(stand_in=stand_in)
         self.call_from_thread(self._apply_bot, choice)
+
+    def _solver_ready(self) -> bool:
+        return solver_ready(self.warmed, self._preparation)
 
     def _apply_bot(self, choice: tuple[int, Action] | None) -> None:
         self.busy = False

@@ -82,6 +82,8 @@ async def _address(request: Request) -> str:
 Service = Annotated[TableService, Depends(_service)]
 StoreDep = Annotated[Store, Depends(_store)]
 Pool = Annotated[BotPool, Depends(_pool)]
+
+
 async def _lang(request: Request) -> str:
     return lang_of(request)
 
