@@ -23,7 +23,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.testclient import TestClient
-from harness import fast_settings
+from harness import LOCAL, fast_settings
 from httpx2 import Response
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -49,7 +49,7 @@ def app_for(tmp_path: Path, database_url: str, **changes: Any) -> FastAPI:
 
 @pytest.fixture
 def client(tmp_path: Path, database_url: str) -> Iterator[TestClient]:
-    with TestClient(app_for(tmp_path, database_url), follow_redirects=False) as made:
+    with TestClient(app_for(tmp_path, database_url), follow_redirects=False, client=LOCAL) as made:
         yield made
 
 
@@ -148,7 +148,7 @@ def test_the_password_is_stored_as_an_argon2id_hash_and_the_first_account_is_the
 
 
 def test_the_account_that_serve_admin_names_is_an_admin(tmp_path: Path, database_url: str) -> None:
-    with TestClient(app_for(tmp_path, database_url, admin="carol"), follow_redirects=False) as client:
+    with TestClient(app_for(tmp_path, database_url, admin="carol"), follow_redirects=False, client=LOCAL) as client:
         for name in ("Alice", "Bob", "Carol"):
             use_session(client, None)
             assert signup(client, name).status_code == 303
@@ -158,8 +158,24 @@ def test_the_account_that_serve_admin_names_is_an_admin(tmp_path: Path, database
             ("Carol", "admin"),
         ]
     # Started again naming an account that exists: it becomes an admin.
-    with TestClient(app_for(tmp_path, database_url, admin=" BOB "), follow_redirects=False) as client:
+    with TestClient(app_for(tmp_path, database_url, admin=" BOB "), follow_redirects=False, client=LOCAL) as client:
         assert role_of(client, "bob") == "admin"
+
+
+def test_only_an_account_made_on_the_servers_machine_becomes_an_administrator(
+    tmp_path: Path, database_url: str
+) -> None:
+    """A server opened to a hall's network: whoever signs up first from a phone is a player, even under the
+    name ``--admin`` gives; the organiser's account, made on the server's machine, is the administrator."""
+    app = app_for(tmp_path, database_url, admin="carol")
+    with TestClient(app, follow_redirects=False, client=("192.168.1.30", 50000)) as phone:
+        for name in ("Mallory", "Carol"):
+            use_session(phone, None)
+            assert signup(phone, name).status_code == 303
+        assert {role_of(phone, "mallory"), role_of(phone, "carol")} == {"player"}
+    with TestClient(app, follow_redirects=False, client=LOCAL) as laptop:
+        assert signup(laptop, "Martine").status_code == 303
+        assert role_of(laptop, "martine") == "player"  # not the first account any more: named by --admin only
 
 
 def test_atout_serve_admin_reaches_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,7 +247,7 @@ def test_signing_up_and_in_sets_an_httponly_lax_session_cookie(client: TestClien
 
 def test_over_https_the_cookies_are_secure(tmp_path: Path, database_url: str) -> None:
     app = app_for(tmp_path, database_url)
-    with TestClient(app, base_url="https://testserver", follow_redirects=False) as client:
+    with TestClient(app, base_url="https://testserver", follow_redirects=False, client=LOCAL) as client:
         page = client.get("/signup")
         csrf_cookie = page.headers["set-cookie"].lower()
         assert csrf_cookie.startswith("csrf=") and "secure" in csrf_cookie and "samesite=strict" in csrf_cookie
@@ -339,7 +355,7 @@ def test_an_expired_session_signs_nobody_in(client: TestClient) -> None:
 
 
 def test_sessions_last_the_settings_days(tmp_path: Path, database_url: str) -> None:
-    with TestClient(app_for(tmp_path, database_url, session_days=2), follow_redirects=False) as client:
+    with TestClient(app_for(tmp_path, database_url, session_days=2), follow_redirects=False, client=LOCAL) as client:
         assert f"max-age={2 * 86400}" in session_cookie(signup(client, "Alice")).lower()
         (row,) = rows(client, schema.sessions)
         lasts = row["expires_at"] - row["created_at"]
@@ -427,7 +443,7 @@ def test_the_role_dependencies_guard_pages_and_apis(tmp_path: Path, database_url
     async def admin_api(user: Admin, token: Csrf) -> dict[str, bool]:
         return {"ok": bool(token)}
 
-    with TestClient(app, follow_redirects=False) as client:
+    with TestClient(app, follow_redirects=False, client=LOCAL) as client:
         away = client.get("/organise?x=1")
         assert (away.status_code, away.headers["location"]) == (303, "/signin?next=/organise%3Fx%3D1")
         assert client.get("/api/me").json() == {"detail": tr("web.account.signed_out", "fr")}

@@ -8,6 +8,7 @@ visitor's language and changes nothing; a restart loses nothing.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import fast_settings
+from harness import LOCAL, fast_settings
 
 from atout.web.app import create_app
 from atout.web.settings import Settings
@@ -69,6 +70,13 @@ def create_concours(client: TestClient, **fields: str) -> str:
     return str(response.headers["location"]).rsplit("/", 1)[-1]  # type: ignore[attr-defined]
 
 
+def alert(response: object) -> str:
+    """The page's error message (its ``role="alert"`` paragraph), unescaped."""
+    found = re.search(r'role="alert">([^<]*)<', response.text)  # type: ignore[attr-defined]
+    assert found is not None, "no error on the page"
+    return html.unescape(found[1]).replace("\u00a0", " ")
+
+
 def tokens(client: TestClient, code: str) -> list[str]:
     """The sheets of the current round's tables, as the desk links them."""
     return list(dict.fromkeys(re.findall(r'href="/s/([\w-]+)"', client.get(f"/c/{code}").text)))
@@ -79,7 +87,7 @@ def settings_for(tmp_path: Path, database_url: str) -> Settings:
 
 
 def test_a_concours_from_the_desk_to_the_standings(tmp_path: Path, database_url: str) -> None:
-    with TestClient(create_app(settings_for(tmp_path, database_url))) as desk:
+    with TestClient(create_app(settings_for(tmp_path, database_url)), client=LOCAL) as desk:
         sign_up(desk, "Organisatrice")  # the first account is the administrator, an organiser
         code = create_concours(desk)
         for n in range(1, 4):
@@ -104,7 +112,8 @@ def test_a_concours_from_the_desk_to_the_standings(tmp_path: Path, database_url:
             assert refused.status_code == 400 and "tient la feuille" in refused.text  # type: ignore[attr-defined]
         with phone_a as client:  # the team that entered does not confirm its own entries
             own = post(client, f"/s/{first}/confirm")
-            assert own.status_code == 400 and "confirmer" in own.text  # type: ignore[attr-defined]
+            said = alert(own)
+            assert own.status_code == 400 and said.startswith("C'est à l'équipe ") and said.endswith(" de confirmer.")
         with phone_b as client:
             assert post(client, f"/s/{first}/confirm").status_code == 303  # type: ignore[attr-defined]
         with phone_a as client:  # once confirmed, the table's phones change nothing more
@@ -131,7 +140,7 @@ def test_a_concours_from_the_desk_to_the_standings(tmp_path: Path, database_url:
 
 
 def test_impossible_facts_are_refused_and_nothing_is_written(tmp_path: Path, database_url: str) -> None:
-    with TestClient(create_app(settings_for(tmp_path, database_url))) as client:
+    with TestClient(create_app(settings_for(tmp_path, database_url)), client=LOCAL) as client:
         sign_up(client, "Alice")
         post(client, "/keeper", {"us": "Nous", "them": "Eux", "preset": "coinche", "end": "target", "count": "1000"})
         token = tokens_of_home(client)
@@ -155,7 +164,7 @@ def tokens_of_home(client: TestClient) -> str:
 
 
 def test_only_the_organiser_changes_the_concours(tmp_path: Path, database_url: str) -> None:
-    with TestClient(create_app(settings_for(tmp_path, database_url))) as organiser:
+    with TestClient(create_app(settings_for(tmp_path, database_url)), client=LOCAL) as organiser:
         sign_up(organiser, "Orga")
         code = create_concours(organiser)
         with Visitor(organiser) as other:
@@ -171,7 +180,7 @@ def test_only_the_organiser_changes_the_concours(tmp_path: Path, database_url: s
 
 def test_a_restart_mid_round_loses_nothing(tmp_path: Path, database_url: str) -> None:
     settings = settings_for(tmp_path, database_url)
-    with TestClient(create_app(settings)) as desk:
+    with TestClient(create_app(settings), client=LOCAL) as desk:
         sign_up(desk, "Orga")
         code = create_concours(desk, count="3")
         for n in range(4):
@@ -180,14 +189,14 @@ def test_a_restart_mid_round_loses_nothing(tmp_path: Path, database_url: str) ->
         token = tokens(desk, code)[0]
         post(desk, f"/s/{token}/deals", DEAL)
         cookies = dict(desk.cookies)
-    with TestClient(create_app(settings), cookies=cookies) as again:
+    with TestClient(create_app(settings), cookies=cookies, client=LOCAL) as again:
         page = again.get(f"/s/{token}").text
-        assert "90" in page and "Donne 2" in page
+        assert "<td>90 ♥ · " in page and "Donne 2" in page  # the deal entered, in the sheet's table
         assert json.loads(again.get(f"/c/{code}/export.json").text)["tables"][0]["deals"]
 
 
 def test_the_last_round_confirmed_ends_the_concours_with_its_podium(tmp_path: Path, database_url: str) -> None:
-    with TestClient(create_app(settings_for(tmp_path, database_url))) as desk:
+    with TestClient(create_app(settings_for(tmp_path, database_url)), client=LOCAL) as desk:
         sign_up(desk, "Orga")
         code = create_concours(desk, rounds="1")
         for name in ("Les As", "Rebelote", "Tierce"):
@@ -207,3 +216,33 @@ def test_the_last_round_confirmed_ends_the_concours_with_its_podium(tmp_path: Pa
         assert bye["wins"] == 1.0 and bye["difference"] == 0
         refused = post(desk, f"/c/{code}/draw")
         assert refused.status_code == 400 and "ont été tirées" in refused.text  # type: ignore[attr-defined]
+
+
+def test_the_organisers_guards_exports_bad_numbers_and_the_hall_address(tmp_path: Path, database_url: str) -> None:
+    """The JSON export is the organiser's; a name that looks like a formula is text in the CSV; digits that are
+    no ASCII digits are refused, not a server error; registration by link is limited per device; a desk opened
+    by « localhost » says the address phones can reach."""
+    settings = fast_settings(tmp_path, database_url=database_url, registrations_per_hour=2)
+    with TestClient(create_app(settings), client=LOCAL) as desk:
+        sign_up(desk, "Orga")
+        code = create_concours(desk)
+        with Visitor(desk) as guest:
+            assert post(guest, f"/c/{code}/join", {"name": '=HYPERLINK("http://x","As")'}).status_code == 200  # type: ignore[attr-defined]
+            assert post(guest, f"/c/{code}/join", {"name": "Deux"}).status_code == 200  # type: ignore[attr-defined]
+            third = post(guest, f"/c/{code}/join", {"name": "Trois"})
+            assert third.status_code == 429 and "Trop d'inscriptions" in alert(third)  # type: ignore[attr-defined]
+            assert guest.get(f"/c/{code}/export.json").status_code == 403
+            assert post(guest, f"/c/{code}/draw").status_code == 403  # type: ignore[attr-defined]
+        rows = list(csv.reader(io.StringIO(desk.get(f"/c/{code}/standings.csv").text)))
+        assert any(row[2] == '\'=HYPERLINK("http://x","As")' for row in rows)
+        for path, form in (
+            ("/concours", {"rounds": "²", "name": "X"}),
+            ("/keeper", {"us": "A", "them": "B", "count": "①"}),
+        ):
+            answer = post(
+                desk, path, {"preset": "coinche", "draw": "random", "ranking": "points", "end": "target", **form}
+            )
+            assert answer.status_code == 400  # type: ignore[attr-defined]
+        assert "localhost" not in desk.get(f"/c/{code}").text.split("</header>")[1]
+        local = desk.get(f"http://localhost/c/{code}").text
+        assert "que les téléphones ne peuvent pas ouvrir" in html.unescape(local)

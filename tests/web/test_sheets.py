@@ -80,7 +80,7 @@ async def test_the_marker_corrects_his_last_deal_only_and_the_organiser_any_even
     assert sheet is not None and sheet.status == SheetStatus.CONFIRMED
     # Deal 1 falls (82 < 90: the defence scores 160 + 90); deal 2 is made (120 + 90; the defence's 42 is 40).
     assert sheet.match().scores == {0: 0 + 210, 1: 250 + 40}
-    log = await sheets.history(sheet.id)
+    log = [c for c in reversed(await ConcoursService(store).changes(sheet.concours_id or 0)) if c.sheet_id]
     assert [c.what for c in log] == ["deal.enter", "deal.enter", "deal.correct", "sheet.confirm", "deal.correct"]
     last = log[-1]
     assert last.who == "Martine" and last.before["facts"]["card_points"]["0"] == 100
@@ -234,3 +234,41 @@ def test_malformed_answers_are_refused_by_name(answers: dict[str, str], said: st
     with pytest.raises((AtoutError, FactsError)) as refused:
         facts_from_form(Ruleset.preset("coinche"), answers)
     assert said in refused.value.message("fr")
+
+
+async def test_a_confirmed_result_stays_a_finished_game_and_is_confirmed_as_seen(store: Store) -> None:
+    """The organiser's correction may not leave a confirmed game unfinished, nor may anyone undo its last deal;
+    a confirmation sent from a page older than the sheet is refused (the marker changed it meanwhile)."""
+    sheets, token = await first_table(store, deals=1)
+    await sheets.enter(token, facts(), MARKER)  # type: ignore[arg-type]
+    seen = (await sheets.get(token)).version  # type: ignore[union-attr]
+    await sheets.correct(token, 1, facts(points="120"), MARKER)  # type: ignore[arg-type]
+    with pytest.raises(AtoutError, match="a changé"):
+        await sheets.confirm(token, OTHER, seen)
+    await sheets.confirm(token, OTHER, (await sheets.get(token)).version)  # type: ignore[union-attr]
+    with pytest.raises(AtoutError, match="confirmé"):
+        await sheets.undo(token, ORGANISER)
+    sheet = await sheets.get(token)
+    assert sheet is not None and sheet.status == SheetStatus.CONFIRMED and len(sheet.deals) == 1
+
+
+async def test_simultaneous_changes_are_made_one_after_the_other(store: Store) -> None:
+    """Six registrations at once get six numbers; two draws at once draw one round; an undo and a confirmation
+    at once leave either a confirmed game or an open one, never a confirmed sheet without its deal."""
+    import asyncio
+
+    service, code = await concours_of(store, 0)
+    await asyncio.gather(*(service.register(code, f"T{n}", [], "x", desk=True) for n in range(6)))
+    board = await service.board(code)
+    assert board is not None and sorted(e.number for e in board.entrants) == [1, 2, 3, 4, 5, 6]
+    drawn = await asyncio.gather(service.draw(code, "x"), service.draw(code, "x"), return_exceptions=True)
+    assert 1 in drawn and all(d in (1, 2) for d in drawn if isinstance(d, int))
+    board = await service.board(code)
+    assert board is not None
+    token = board.round(1)[0].token
+    sheets = Sheets(store)
+    await sheets.enter(token, facts(), MARKER)  # type: ignore[arg-type]
+    await asyncio.gather(sheets.undo(token, MARKER), sheets.confirm(token, OTHER), return_exceptions=True)
+    sheet = await sheets.get(token)
+    assert sheet is not None
+    assert (sheet.status, len(sheet.deals)) in ((SheetStatus.CONFIRMED, 1), (SheetStatus.OPEN, 0))

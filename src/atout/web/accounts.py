@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import secrets
 import time
 import unicodedata
@@ -193,6 +194,14 @@ class FailureLimit:
         self.failures.setdefault(key, deque()).append(self.clock())
 
 
+def is_local(address: str) -> bool:
+    """Whether a client's address is the server's own machine (a loopback address)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 class Accounts:
     """The accounts and sessions stored in a :class:`~atout.web.store.Store`.
 
@@ -234,8 +243,10 @@ class Accounts:
         return self._dummy
 
     # ------------------------------------------------------------ accounts
-    async def create(self, name: str, password: str) -> Account:
-        """A new account (a player; an admin if it is the first, or the one :attr:`Settings.admin` names)."""
+    async def create(self, name: str, password: str, *, local: bool = True) -> Account:
+        """A new account: a player; an admin if it is the first, or the one :attr:`Settings.admin` names, and it is
+        created from the server's own machine (``local``: a server opened to a hall's network must not make
+        whoever signs up first its administrator)."""
         name = clean_name(name)
         check_password(password)
         key = name.casefold()
@@ -247,7 +258,7 @@ class Accounts:
             if taken.first() is not None:
                 raise AccountError("name_taken", 409)
             count = (await conn.execute(select(func.count()).select_from(schema.accounts))).scalar_one()
-            role: Role = "admin" if count == 0 or key == admin_key else "player"
+            role: Role = "admin" if local and (count == 0 or key == admin_key) else "player"
             result = await conn.execute(
                 insert(schema.accounts).values(
                     name=name, name_key=key, password=hashed, role=role, created_at=self.clock()

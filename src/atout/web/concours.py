@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Literal, TypeVar, cast
 
 from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from atout.competitions import (
@@ -44,6 +45,7 @@ from atout.match import Match
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
 from atout.web import schema
+from atout.web.locks import KeyedLocks
 from atout.web.sheets import Change, SheetStatus, check_keeper_rules, insert_sheet, log_change
 from atout.web.store import Store
 
@@ -211,6 +213,7 @@ class ConcoursService:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._locks = KeyedLocks()
         #: What :meth:`standings_summary` last made for each concours, with the version it was made at.
         self._summaries: OrderedDict[str, tuple[tuple[Any, ...], Any]] = OrderedDict()
 
@@ -404,7 +407,7 @@ class ConcoursService:
             )
             return entrant
 
-        return await self.store.transaction(work)
+        return await self._write(code, work)
 
     async def withdraw(self, code: str, number: int, who: str) -> None:
         """An entrant leaves: he is drawn no more (his past tables keep counting)."""
@@ -426,7 +429,7 @@ class ConcoursService:
                 concours_id=board.concours.id,
             )
 
-        await self.store.transaction(work)
+        await self._write(code, work)
 
     async def set_registration(self, code: str, open_: bool, who: str) -> None:
         async def work(conn: AsyncConnection) -> None:
@@ -439,7 +442,7 @@ class ConcoursService:
             )
             await log_change(conn, who, "concours.registration", c.open_registration, open_, concours_id=c.id)
 
-        await self.store.transaction(work)
+        await self._write(code, work)
 
     async def draw(self, code: str, who: str) -> int:
         """Draw the next round's tables (every table of the round before confirmed); the round's number."""
@@ -473,9 +476,18 @@ class ConcoursService:
             )
             return number
 
-        return await self.store.transaction(work)
+        return await self._write(code, work)
 
     # ---------------------------------------------------------------- internals
+    async def _write(self, code: str, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run a change to the concours ``code`` alone (see :mod:`atout.web.locks`); a write that collided with
+        another server's is refused, to be made again."""
+        try:
+            async with self._locks(code.upper()):
+                return await self.store.transaction(work)
+        except IntegrityError:
+            raise _refused("conflict") from None
+
     @staticmethod
     def _drawn(board: Board, active: list[Entrant], number: int) -> Round:
         c = board.concours

@@ -93,11 +93,12 @@ Address = Annotated[str, Depends(_address)]
 
 
 class Limits:
-    """The per-address limits of one app: tables created, analyses computed."""
+    """The per-address limits of one app: tables created, analyses computed, registrations by a concours's link."""
 
     def __init__(self, settings: Settings) -> None:
         self.tables = AddressLimit(settings.tables_per_hour)
         self.analyses = AddressLimit(settings.analyses_per_hour)
+        self.registrations = AddressLimit(settings.registrations_per_hour)
 
 
 async def _limits(connection: HTTPConnection) -> Limits:

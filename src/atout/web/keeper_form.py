@@ -86,7 +86,7 @@ def _number(form: Mapping[str, str], name: str, default: int | None = None) -> i
     text = str(form.get(name, "")).strip()
     if not text and default is not None:
         return default
-    if not text.isdigit() or len(text) > MAX_DIGITS:
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
         raise _refused("bad_number", field=Message(f"web.keeper.field.{name}"), value=text[:12])
     return int(text)
 

@@ -38,6 +38,8 @@ class Settings:
     tables_per_hour: int = 60
     #: Deal analyses one client address may have computed per hour (an analysis kept is free).
     analyses_per_hour: int = 30
+    #: Registrations one client address may make by concours links per hour (a team registers once).
+    registrations_per_hour: int = 20
     #: Seconds a deal's analysis may take before it is given up.
     analysis_time: float = 60.0
     #: The name of the account that is an admin (``atout serve --admin``), besides the first account created.

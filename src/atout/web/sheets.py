@@ -31,6 +31,7 @@ from atout.match import Match
 from atout.rules import Ruleset
 from atout.scoring import DealFacts
 from atout.web import schema
+from atout.web.locks import KeyedLocks
 from atout.web.store import Store
 
 
@@ -190,6 +191,7 @@ class Sheets:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._locks = KeyedLocks()
 
     async def create(self, rules: Ruleset, names: Sequence[str], owner_id: int | None = None) -> str:
         """A sheet for a game at home (two sides named, a partnership game); its token."""
@@ -218,17 +220,6 @@ class Sheets:
             ).all()
             found = [await load_sheet(conn, r.token) for r in rows]
             return [s for s in found if s is not None]
-
-        return await self.store.transaction(work)
-
-    async def history(self, sheet_id: int) -> list[Change]:
-        """Every change to a sheet, the oldest first."""
-
-        async def work(conn: AsyncConnection) -> list[Change]:
-            rows = await conn.execute(
-                select(schema.changes).where(schema.changes.c.sheet_id == sheet_id).order_by(schema.changes.c.id)
-            )
-            return [Change(r.at, r.who, r.what, r.before, r.after, r.sheet_id) for r in rows]
 
         return await self.store.transaction(work)
 
@@ -261,6 +252,8 @@ class Sheets:
 
         async def work(conn: AsyncConnection, sheet: Sheet) -> None:
             self._may_write(sheet, actor)
+            if sheet.status == SheetStatus.CONFIRMED:  # its game would be unfinished: the organiser corrects
+                raise _refused("already_confirmed")
             if not sheet.deals:
                 raise _refused("nothing_to_undo")
             number = len(sheet.deals)
@@ -297,6 +290,8 @@ class Sheets:
                 .values(facts=_facts_json(facts), entered_at=_now())
             )
             status = sheet.status
+            if status == SheetStatus.CONFIRMED and not match.finished:
+                raise _refused("unfinished")  # a confirmed result stays a finished game
             if status != SheetStatus.CONFIRMED:
                 status = SheetStatus.DONE if match.finished else SheetStatus.OPEN
             await self._touch(conn, sheet, status=status)
@@ -305,10 +300,13 @@ class Sheets:
 
         await self._change(token, work)
 
-    async def confirm(self, token: str, actor: Actor) -> None:
-        """The other side (or the organiser) confirms a concours table's finished game."""
+    async def confirm(self, token: str, actor: Actor, seen: str | None = None) -> None:
+        """The other side (or the organiser) confirms a concours table's finished game, as he saw it (``seen``:
+        the sheet's :attr:`~Sheet.version` on his page; a sheet changed since is refused, to be checked again)."""
 
         async def work(conn: AsyncConnection, sheet: Sheet) -> None:
+            if seen is not None and seen != sheet.version:
+                raise _refused("changed")
             if not sheet.in_concours:
                 raise _refused("no_confirmation")
             if sheet.status == SheetStatus.CONFIRMED:
@@ -335,8 +333,9 @@ class Sheets:
             await work(conn, sheet)
 
         try:
-            await self.store.transaction(transaction)
-        except IntegrityError:  # another phone wrote the same deal at the same moment
+            async with self._locks(token):
+                await self.store.transaction(transaction)
+        except IntegrityError:  # another server's phone wrote the same deal at the same moment
             raise _refused("conflict") from None
 
     @staticmethod

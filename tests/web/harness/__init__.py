@@ -6,6 +6,7 @@ Every wait in it is bounded (:data:`WAIT`): a test that waits for something that
 instead of hanging.
 """
 
+from harness.servers import LOCAL
 from harness.tables import (
     WAIT,
     Harness,
@@ -20,6 +21,7 @@ from harness.tables import (
 )
 
 __all__ = [
+    "LOCAL",
     "WAIT",
     "Harness",
     "Recorder",

@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+#: A test client's address on the server's own machine (where the first account becomes its administrator).
+LOCAL = ("127.0.0.1", 50000)
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -23,6 +23,7 @@ from atout.web.accounts import (
     AccountError,
     Accounts,
     clear_session_cookie,
+    is_local,
     set_session_cookie,
 )
 from atout.web.deps import AccountsDep, Address, Admin, Csrf, Page, SignedIn
@@ -77,6 +78,7 @@ async def signup(
     request: Request,
     page: Page,
     accounts: AccountsDep,
+    address: Address,
     _csrf: Csrf,
     name: Text = "",
     password: Text = "",
@@ -84,7 +86,7 @@ async def signup(
 ) -> Response:
     """Create an account, and sign it in at once."""
     try:
-        account = await accounts.create(name, password)
+        account = await accounts.create(name, password, local=is_local(address))
         return await _start(request, accounts, account, target)
     except AccountError as err:
         status, error = err.status, err.message(page.lang)

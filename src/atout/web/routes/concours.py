@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import socket
+from contextlib import suppress
 from functools import lru_cache
 from typing import Annotated, Any
 
@@ -21,9 +23,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from atout.errors import AtoutError
 from atout.i18n import Message, tr
 from atout.web.concours import DRAWS, MAX_ROUNDS, RANKINGS, Board
-from atout.web.deps import CurrentUser, Lang, Page, check_csrf
+from atout.web.deps import Address, CurrentUser, Lang, LimitsDep, Page, check_csrf
 from atout.web.limits import MAX_INT
-from atout.web.routes.sheets import KEEPER_PRESETS, ConcoursDep, keeper_rules
+from atout.web.routes.sheets import KEEPER_PRESETS, ConcoursDep, is_number, keeper_rules
 
 router = APIRouter()
 
@@ -49,6 +51,31 @@ def _qr(url: str) -> bytes:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#14281d", xmldecl=False)
     return out.getvalue()
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A name as a CSV cell a spreadsheet shows as text: one that begins like a formula (=, +, -, @, a tab or
+    a return) gets an apostrophe first, so that a name registered by link never runs as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (that of the interface a packet to the outside would leave by;
+    nothing is sent), or None without a network."""
+    with suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    return None
+
+
+def network_url(request: Request, path: str) -> str | None:
+    """Where the phones reach ``path`` when the organiser opened the desk by « localhost » (which a phone cannot
+    open: the QR codes would lead nowhere); None when the desk's own address will do."""
+    if request.url.hostname not in ("localhost", "127.0.0.1", "::1"):
+        return None
+    found = lan_address()
+    port = f":{request.url.port}" if request.url.port else ""
+    return f"http://{found}{port}{path}" if found and not found.startswith("127.") else ""
 
 
 def sheet_url(request: Request, token: str) -> str:
@@ -86,7 +113,7 @@ async def create_concours(
     try:
         rules = keeper_rules(form)
         rounds = form.get("rounds", "")
-        if not rounds.isdigit() or len(rounds) > 3:
+        if not is_number(rounds, 3):
             raise AtoutError(Message("web.concours.rounds", most=MAX_ROUNDS))
         code = await service.create(
             user.id,
@@ -119,6 +146,7 @@ async def _desk(
     current = board.round(board.concours.round_no)
     return page(
         "concours_desk.html",
+        network_url=network_url(request, f"/c/{board.concours.code}"),
         status=status,
         board=board,
         current=current,
@@ -208,11 +236,16 @@ async def join_page(page: Page, service: ConcoursDep, code: Code) -> Response:
 
 
 @router.post("/c/{code}/join", dependencies=[Depends(check_csrf)])
-async def join(page: Page, request: Request, service: ConcoursDep, lang: Lang, code: Code) -> Response:
+async def join(
+    page: Page, request: Request, service: ConcoursDep, limits: LimitsDep, address: Address, lang: Lang, code: Code
+) -> Response:
     board = await service.board(code)
     if board is None:
         return page("missing.html", status=404, code=code[:20])
     form = await _form(request)
+    if not limits.registrations.allow(address):
+        error = tr("web.concours.too_many", lang)
+        return page("concours_join.html", status=429, board=board, error=error, values=form, registered=None)
     try:
         players = [form.get("player1", ""), form.get("player2", "")]
         entrant = await service.register(
@@ -282,7 +315,8 @@ async def standings_csv(service: ConcoursDep, lang: Lang, code: Code) -> Respons
     columns = ("rank", "number", "name", "players", "played", "wins", "points", "against", "difference")
     writer.writerow([tr(f"web.concours.col.{c}", lang) for c in columns])
     for row in _standings_data(board)["standings"]:
-        writer.writerow([" & ".join(row[c]) if c == "players" else row[c] for c in columns])
+        cells = {**row, "players": " & ".join(row["players"])}
+        writer.writerow([spreadsheet_safe(cells[c]) if c in ("name", "players") else cells[c] for c in columns])
     name = f"concours-{board.concours.code}-standings.csv"
     return Response(
         out.getvalue(),
@@ -297,6 +331,8 @@ async def export(service: ConcoursDep, lang: Lang, user: CurrentUser, code: Code
     board = await service.board(code)
     if board is None:
         return JSONResponse({"detail": tr("web.concours.missing", lang)}, status_code=404)
+    if not _organises(board, user):
+        return JSONResponse({"detail": tr("web.concours.forbidden_text", lang)}, status_code=403)
     c = board.concours
     deals = await service.deals(c.id)
     data = {

@@ -8,6 +8,7 @@ the browser's own random id (``device``), which tells the marker's phone from th
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Annotated, Any
 
@@ -53,8 +54,18 @@ def side_cookie(token: str) -> str:
     return f"side_{token[:12]}"
 
 
+#: What a browser's id looks like (:func:`_remember_device` makes them); anything else is no id.
+DEVICE = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+
 def device_of(request: Request) -> str | None:
-    return request.cookies.get(DEVICE_COOKIE)
+    found = request.cookies.get(DEVICE_COOKIE, "")
+    return found if DEVICE.fullmatch(found) else None
+
+
+def is_number(text: str, most: int) -> bool:
+    """Whether ``text`` is a whole number of 1 to ``most`` ASCII digits (not « ² » nor « ① »)."""
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 async def actor_of(request: Request, sheet: Sheet, user: Any, concours: ConcoursService) -> Actor:
@@ -148,7 +159,7 @@ async def sheet_page(
     if sheet is None:
         return page("missing.html", status=404, code=token[:20])
     edit_text = request.query_params.get("edit", "")
-    edit = int(edit_text) if edit_text.isdigit() and len(edit_text) < 6 else None
+    edit = int(edit_text) if is_number(edit_text, 6) else None
     return await _render(page, request, sheet, await actor_of(request, sheet, user, concours), edit=edit)
 
 
@@ -206,7 +217,7 @@ async def _change(
         elif what == "undo":
             await sheets.undo(token, actor)
         else:
-            await sheets.confirm(token, actor)
+            await sheets.confirm(token, actor, form.get("version"))
     except AtoutError as err:
         fresh = await _found(sheets, token) or sheet
         edit = number if what == "correct" else None
@@ -291,7 +302,7 @@ def keeper_rules(form: dict[str, str]) -> Ruleset:
         options["belote_imprenable"] = False
     end, count = form.get("end", "target"), form.get("count", "").strip()
     if count:
-        if not count.isdigit() or len(count) > 6:
+        if not is_number(count, 6):
             raise AtoutError(Message("web.keeper.bad_count"))
         options |= {"target": 0, "deals": int(count)} if end == "deals" else {"target": int(count)}
     return Ruleset.preset(preset, **options)
