@@ -63,8 +63,8 @@ def test_sans_atout_is_not_offered_where_the_rules_have_none() -> None:
     with pytest.raises(NotationError):
         read_call("90SA", "fr", FFB)
     assert "SA" not in bid_examples(FFB, "fr") and "90SA" in bid_examples(COINCHE_SA, "fr")
-    assert bid_examples(FFB, "fr") == "90C, 100 cœur, capotP"
-    assert bid_examples(FFB, "en", 110) == "110H, 120 hearts, capotS"
+    assert bid_examples(FFB, "fr") == "90C, 100 cœur, capot pique"
+    assert bid_examples(FFB, "en", 110) == "110H, 120 hearts, capot spades"
 
 
 def test_calls_and_incomplete_bids() -> None:
@@ -118,3 +118,10 @@ def test_contrer_and_surcontrer_are_typed_as_x_and_xx() -> None:
     rules = Ruleset.preset("contree")
     assert read_call("contrer", "fr", rules).actions == (COINCHE,)
     assert read_call("Surcontrer", "fr", rules).actions == (SURCOINCHE,)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_bid_the_prompt_gives_as_an_example_reads_as_that_bid(lang: str) -> None:
+    for example in bid_examples(COINCHE_SA, lang).split(", "):
+        reading = read_call(example, lang, COINCHE_SA)
+        assert reading.sure and len(reading.actions) == 1 and isinstance(reading.actions[0], Bid), example

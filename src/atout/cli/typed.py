@@ -133,14 +133,15 @@ def typed(action: Action, lang: str) -> str:
 
 
 def bid_examples(rules: Ruleset, lang: str, low: int | None = None) -> str:
-    """Bids typed the way ``lang`` types them, legal in ``rules`` (from ``low`` on): ``90C, 100 cœur, capotP``."""
+    """Bids typed the way ``lang`` types them, legal in ``rules`` (from ``low`` on): ``90C, 100 cœur, capot pique``
+    (the capot in words: « capotP » would read as a word next to « P (passe) »)."""
     code = normalize(lang)
     value = low if low is not None else max(rules.min_bid, 90 if rules.bid_step == 10 else rules.min_bid)
     examples = [typed(Bid(value, 1), code), f"{value + rules.bid_step} {tr('common.suit_name.H', code)}"]
     if rules.sans_atout:
         examples.append(typed(Bid(value, 4), code))
     if rules.capot_bid and not rules.capot_bid_min:
-        examples.append(typed(Bid(0, 0, True), code))
+        examples.append(f"capot {tr('common.suit_name.S', code)}")
     return ", ".join(examples)
 
 
