@@ -137,6 +137,8 @@ def test_a_concours_from_the_desk_to_the_standings(tmp_path: Path, database_url:
         assert whats.count("deal.enter") == 2 and whats.count("sheet.confirm") == 2 and "round.draw" in whats
         rows = list(csv.reader(io.StringIO(desk.get(f"/c/{code}/standings.csv").text)))
         assert rows[0][0] == "Rang" and len(rows) == 5
+        log = html.unescape(desk.get(f"/c/{code}/changes").text).replace("\u00a0", " ")
+        assert "donne 1 : 90 ♥, preneurs côté 1, 100 points" in log and "190 – 60" in log
 
 
 def test_impossible_facts_are_refused_and_nothing_is_written(tmp_path: Path, database_url: str) -> None:

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from atout.errors import AtoutError
 from atout.i18n import Message, tr
+from atout.scoring import DealFacts
 from atout.web.concours import DRAWS, MAX_ROUNDS, RANKINGS, Board
 from atout.web.deps import Address, CurrentUser, Lang, LimitsDep, Page, check_csrf
 from atout.web.limits import MAX_INT
@@ -404,4 +405,30 @@ async def changes(page: Page, service: ConcoursDep, user: CurrentUser, code: Cod
     if not _organises(board, user):
         return _forbidden(page)
     found = await service.changes(board.concours.id)
-    return page("concours_changes.html", board=board, changes=found, active="concours")
+    rows = [(c, described(c.before, page.lang), described(c.after, page.lang)) for c in found]
+    return page("concours_changes.html", board=board, changes=rows, active="concours")
+
+
+def described(value: Any, lang: str) -> str:
+    """A logged value as the organiser reads it: a deal's facts as its contract and points (« donne 2 : 90 ♥
+    coinché, preneurs côté 1, 100 points »), a confirmed game's totals, an entrant; anything else as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, dict) and "deal" in value:
+        facts = value.get("facts")
+        if facts is None:
+            return tr("web.concours.log.thrown_in", lang, deal=value["deal"])
+        deal = DealFacts.from_dict(facts)
+        side = deal.contract.taker % 2
+        points = (
+            tr("web.concours.log.capot", lang)
+            if deal.capot is not None
+            else tr("web.concours.log.points", lang, points=deal.card_points.get(side, 0))
+        )
+        contract = deal.contract.label(lang)
+        return tr("web.concours.log.deal", lang, deal=value["deal"], contract=contract, side=side + 1, points=points)
+    if isinstance(value, dict) and "totals" in value:
+        return " – ".join(str(t) for t in value["totals"])
+    if isinstance(value, dict) and "number" in value and "name" in value:
+        return f"{value['number']}. {value['name']}"
+    return json.dumps(value, ensure_ascii=False)
