@@ -14,18 +14,16 @@ import random
 import subprocess
 import sys
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.migration import MigrationContext
 from harness import Harness, Recorder, connect, fast_settings, play_random, settle
+from harness.migrations import migrate_to, older_database
 from harness.postgres import PostgresServer
-from sqlalchemy import Connection, insert, text
+from sqlalchemy import insert, text
 
 from atout.record import read_records
 from atout.web.actor import Act
@@ -150,7 +148,7 @@ async def test_an_older_database_keeps_its_action_ids_with_their_players(databas
     """The migration that makes ids per player gives the logged actions the players of their seats."""
     store = Store(database_url)
     async with store.engine.begin() as conn:  # the database as the first version of the schema left it
-        await conn.run_sync(lambda sync: _migrate_to(sync, "0001"))
+        await conn.run_sync(lambda sync: migrate_to(sync, "0001"))
         now = datetime.now(UTC)
         table = dict(rules="{}", bots="club", status="playing", host="p0", game_no=1, match_seed=1, first_dealer=0)
         await conn.execute(
@@ -189,16 +187,7 @@ async def test_a_private_table_stays_private_after_a_restart(tmp_path: Path, dat
 
 async def test_the_tables_of_an_older_database_are_private(database_url: str) -> None:
     """Made when a link was the only way to a table, they are not listed without their hosts' word."""
-    store = Store(database_url)
-    async with store.engine.begin() as conn:  # the database as the second version of the schema left it
-        await conn.run_sync(lambda sync: _migrate_to(sync, "0002"))
-        await conn.execute(
-            text(
-                "INSERT INTO tables (code, created_at, updated_at, rules, bots, status, host, game_no, match_seed,"
-                " first_dealer, shard) VALUES ('C0DE', :now, :now, '{}', 'club', 'lobby', 'p0', 1, 1, 0, 0)"
-            ),
-            dict(now=datetime.now(UTC)),
-        )
+    store = await older_database(database_url, "0002")  # the database as the second version of the schema left it
     await store.open()  # brings it to the current schema
     try:
         old = await store.table("C0DE")
@@ -207,13 +196,6 @@ async def test_the_tables_of_an_older_database_are_private(database_url: str) ->
         assert (await store.table("NEW1")) == new
     finally:
         await store.close()
-
-
-def _migrate_to(connection: Connection, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(resources.files("atout.web").joinpath("migrations")))
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
 
 
 async def test_finished_games_are_kept_as_records_that_replay(tmp_path: Path, database_url: str) -> None:

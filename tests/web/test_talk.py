@@ -4,23 +4,18 @@ settings, spectators, and the log kept with the table (after a restart too) and 
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from harness import Harness, Recorder, connect, fast_settings, play_random, settle
+from harness.migrations import older_database
 from pydantic import TypeAdapter
-from sqlalchemy import Connection, text
 
 from atout.i18n import tr
 from atout.web.actor import Command, SetTalk, Speak, TableActor
 from atout.web.protocol import BadMessage, Say, ServerMessage, parse_message
 from atout.web.routes.games import game as game_api
-from atout.web.store import Store
 
 pytestmark = pytest.mark.anyio
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -178,16 +173,7 @@ async def test_a_finished_game_keeps_what_was_said_during_it(tmp_path: Path) -> 
 
 
 async def test_an_older_database_gets_the_talk_with_its_default_settings(database_url: str) -> None:
-    store = Store(database_url)
-    async with store.engine.begin() as conn:  # the database as the third version of the schema left it
-        await conn.run_sync(lambda sync: _migrate_to(sync, "0003"))
-        await conn.execute(
-            text(
-                "INSERT INTO tables (code, created_at, updated_at, rules, bots, status, host, game_no, match_seed,"
-                " first_dealer, shard) VALUES ('C0DE', :now, :now, '{}', 'club', 'lobby', 'p0', 1, 1, 0, 0)"
-            ),
-            dict(now=datetime.now(UTC)),
-        )
+    store = await older_database(database_url, "0003")  # the database as the third version of the schema left it
     await store.open()  # brings it to the current schema
     try:
         old = await store.table("C0DE")
@@ -195,13 +181,6 @@ async def test_an_older_database_gets_the_talk_with_its_default_settings(databas
         assert await store.talk(old.id) == []
     finally:
         await store.close()
-
-
-def _migrate_to(connection: Connection, revision: str) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(resources.files("atout.web").joinpath("migrations")))
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
 
 
 def test_talk_messages_are_typed() -> None:

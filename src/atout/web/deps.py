@@ -31,10 +31,12 @@ from starlette.requests import HTTPConnection
 from atout import __version__
 from atout.i18n import normalize, tr
 from atout.web.accounts import SESSION_COOKIE, Account, Accounts, clear_session_cookie
+from atout.web.concours import ConcoursService
 from atout.web.csrf import csrf_token, csrf_valid, remember_csrf
 from atout.web.limits import AddressLimit
 from atout.web.service import TableService
 from atout.web.settings import Settings
+from atout.web.sheets import Sheets
 from atout.web.store import Store, StoreUnavailable
 from atout.web.workers import BotPool
 
@@ -121,6 +123,20 @@ async def _accounts(connection: HTTPConnection) -> Accounts:
 
 
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
+
+
+async def _concours(connection: HTTPConnection) -> ConcoursService:
+    service: ConcoursService = connection.app.state.concours
+    return service
+
+
+async def _sheets(connection: HTTPConnection) -> Sheets:
+    sheets: Sheets = connection.app.state.sheets
+    return sheets
+
+
+ConcoursDep = Annotated[ConcoursService, Depends(_concours)]
+SheetsDep = Annotated[Sheets, Depends(_sheets)]
 
 
 async def current_user(connection: HTTPConnection) -> Account | None:

@@ -82,11 +82,16 @@ def _refused(key: str, **values: object) -> AtoutError:
     return AtoutError(Message(f"web.keeper.{key}", **values))
 
 
+def is_number(text: str, most: int) -> bool:
+    """Whether ``text`` is a whole number of 1 to ``most`` ASCII digits (not « ² » nor « ① »)."""
+    return text.isascii() and text.isdigit() and len(text) <= most
+
+
 def _number(form: Mapping[str, str], name: str, default: int | None = None) -> int:
     text = str(form.get(name, "")).strip()
     if not text and default is not None:
         return default
-    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
+    if not is_number(text, MAX_DIGITS):
         raise _refused("bad_number", field=Message(f"web.keeper.field.{name}"), value=text[:12])
     return int(text)
 

@@ -24,9 +24,10 @@ from atout.errors import AtoutError
 from atout.i18n import Message, tr
 from atout.scoring import DealFacts
 from atout.web.concours import DRAWS, MAX_ROUNDS, RANKINGS, Board
-from atout.web.deps import Address, CurrentUser, Lang, LimitsDep, Page, check_csrf
+from atout.web.deps import Address, ConcoursDep, CurrentUser, Lang, LimitsDep, Page, check_csrf
+from atout.web.keeper_form import is_number
 from atout.web.limits import MAX_INT
-from atout.web.routes.sheets import KEEPER_PRESETS, ConcoursDep, is_number, keeper_rules
+from atout.web.routes.sheets import KEEPER_PRESETS, keeper_rules
 
 router = APIRouter()
 

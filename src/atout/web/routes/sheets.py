@@ -15,15 +15,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.requests import HTTPConnection
 
 from atout.actions import strain_symbol, strain_words
 from atout.errors import AtoutError
 from atout.i18n import Message
 from atout.rules import PRESETS, Ruleset
 from atout.web.concours import ConcoursService
-from atout.web.deps import CurrentUser, Lang, Page, check_csrf
-from atout.web.keeper_form import choices, facts_from_form, form_from_facts
+from atout.web.deps import ConcoursDep, CurrentUser, Lang, Page, SheetsDep, check_csrf
+from atout.web.keeper_form import choices, facts_from_form, form_from_facts, is_number
 from atout.web.limits import MAX_INT
 from atout.web.sheets import Actor, Sheet, Sheets, SheetStatus
 
@@ -34,20 +33,6 @@ DealNo = Annotated[int, PathParam(ge=1, le=MAX_INT)]
 #: The presets a sheet at home may keep (two sides playing the whole deck).
 KEEPER_PRESETS = tuple(p for p in PRESETS if len(Ruleset.preset(p).sides) == 2 and Ruleset.preset(p).whole_deck)
 DEVICE_COOKIE = "device"
-
-
-async def _sheets(connection: HTTPConnection) -> Sheets:
-    sheets: Sheets = connection.app.state.sheets
-    return sheets
-
-
-async def _concours(connection: HTTPConnection) -> ConcoursService:
-    service: ConcoursService = connection.app.state.concours
-    return service
-
-
-SheetsDep = Annotated[Sheets, Depends(_sheets)]
-ConcoursDep = Annotated[ConcoursService, Depends(_concours)]
 
 
 def side_cookie(token: str) -> str:
@@ -61,11 +46,6 @@ DEVICE = re.compile(r"[A-Za-z0-9_-]{8,32}")
 def device_of(request: Request) -> str | None:
     found = request.cookies.get(DEVICE_COOKIE, "")
     return found if DEVICE.fullmatch(found) else None
-
-
-def is_number(text: str, most: int) -> bool:
-    """Whether ``text`` is a whole number of 1 to ``most`` ASCII digits (not « ² » nor « ① »)."""
-    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 async def actor_of(request: Request, sheet: Sheet, user: Any, concours: ConcoursService) -> Actor:
