@@ -71,6 +71,28 @@ def projector(page: Page, server: str) -> None:
     page.wait_for_selector("#projector-updated:not(:empty)")
 
 
+def online_desk(page: Page, server: str) -> None:
+    """An online concours's desk with round 1 drawn: two teams of bots at a web table, its seats open."""
+    sign_in(page, server)
+    page.goto(server + "/concours")
+    page.fill("input[name=name]", "En ligne")
+    page.check("input[name=mode][value=online]")
+    page.click("main form button[type=submit]")
+    for team in ("Les As", "Rebelote"):
+        page.fill("#register-form input[name=name]", team)
+        page.click("#register-form button[type=submit]")
+    page.click("text=Tirer la manche 1")
+    page.wait_for_selector(".online-table")
+    page.locator(".online-table details summary").first.click()
+
+
+def online_call(page: Page, server: str) -> None:
+    """A player's page of an online concours (the organiser's: he is not registered)."""
+    online_desk(page, server)
+    page.goto(page.url + "/play")
+    page.wait_for_selector("#call p")
+
+
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "home": lambda page, server: page.goto(server + "/"),
     "table, waiting for players": lobby,
@@ -81,9 +103,16 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "rules": lambda page, server: page.goto(server + "/rules"),
     "rules, reference": lambda page, server: page.goto(server + "/rules/reference"),
     "sign in": lambda page, server: page.goto(server + "/signin"),
+    "ladder": lambda page, server: page.goto(server + "/ladder"),
+    "ladder, a player's profile": lambda page, server: (
+        sign_in(page, server),
+        page.goto(server + "/players/Organisatrice"),
+    ),
     "score sheet": score_sheet,
     "concours desk": desk,
     "concours projector": projector,
+    "online concours desk": online_desk,
+    "online concours call": online_call,
 }
 
 

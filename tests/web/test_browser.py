@@ -694,3 +694,37 @@ def test_the_table_says_which_variant_it_plays(browser: Browser, server: str) ->
     assert variant.get_attribute("href") == "/rules#coinche"
     assert page.locator(".topbar nav a", has_text="Règles").get_attribute("href") == "/rules#coinche"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_everyone_sees_the_countdown_before_a_bot_plays_for_an_absent_player(browser: Browser, server: str) -> None:
+    """Bob leaves mid-deal: when it is his turn, Alice sees at his seat the seconds left before a bot plays for
+    him (the last 30 of the server's 45), and once they have run out the bot plays and the countdown goes."""
+    host, guest = two_players(browser, server)
+    guest.close()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not host.locator(".turn-clock").count():
+        take_a_turn(host, bid=False, wait=200)
+    clock = host.locator(".turn-clock")
+    clock.wait_for(timeout=1_000)
+    said = (clock.get_attribute("aria-label") or "").replace("\u00a0", " ")
+    seconds = int(said.removeprefix("Un robot joue dans ").removesuffix(" s"))
+    assert said.startswith("Un robot joue dans ") and 0 < seconds <= 30, said
+    assert clock.get_attribute("role") == "timer"
+    clock.wait_for(state="detached", timeout=(seconds + 15) * 1000)  # the bot played for Bob
+    assert host.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_sound_turned_off_stays_off(browser: Browser, server: str) -> None:
+    """The alerts' menu keeps the player's choice: the sound turned off is still off after a reload."""
+    page = new_page(browser)
+    quick_start(page, server)
+    page.click(".status .turn-toggle")
+    sound = page.locator("#turn-menu input[type=checkbox]").first
+    assert sound.is_checked()
+    sound.uncheck()
+    page.reload()
+    page.wait_for_selector(".hand .card")
+    assert "muted" in (page.locator(".status .turn-toggle").get_attribute("class") or "")
+    page.click(".status .turn-toggle")
+    assert not page.locator("#turn-menu input[type=checkbox]").first.is_checked()
+    assert page.errors == []  # type: ignore[attr-defined]

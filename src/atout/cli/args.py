@@ -159,6 +159,13 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     serve.add_argument("--shard", help=tr("cli.arg.shard"))
     serve.add_argument("--proxied", action="store_true", help=tr("cli.arg.proxied"))
     serve.add_argument("--admin", metavar="NAME", help=tr("cli.arg.admin"))
+    serve.add_argument(
+        "--daily-challenge",
+        metavar="VARIANT",
+        default="coinche",
+        choices=(*PRESETS, "none"),
+        help=tr("cli.arg.daily_challenge"),
+    )
 
     referee = _command(sub, "referee")
     referee.add_argument("file", help=tr("cli.arg.record_file"))

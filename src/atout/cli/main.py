@@ -263,6 +263,7 @@ def _serve(args: argparse.Namespace) -> int:
         shard=shard,
         shards=shards,
         admin=args.admin,
+        daily_challenge=None if args.daily_challenge == "none" else args.daily_challenge,
     )
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))

@@ -184,6 +184,24 @@ class CostsReady:
 
 
 @dataclass(frozen=True)
+class Pause:
+    """The organiser pauses the table (nobody plays, no clock runs) or lets it go on."""
+
+    paused: bool
+    reply: asyncio.Future[None] = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Reseat:
+    """The organiser puts a player (``player``: his id) or a bot (``player`` None) in a seat during the game."""
+
+    seat: int
+    name: str
+    player: str | None
+    reply: asyncio.Future[None] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Wake:
     """A timer fired: look again at what the table waits for."""
 
@@ -229,6 +247,18 @@ class Refused(Exception):
         self.values = values
 
 
+class TableListener(Protocol):
+    """Told what a table's games did: a competition records its results from here. Both calls may come again
+    for the same deal or game (a retry after the database was unavailable): a listener's writes are idempotent."""
+
+    async def deal_over(self, actor: TableActor) -> None:
+        """The deal in play is over (``actor.game.match.entries[-1]`` is its result)."""
+
+    async def game_saved(self, actor: TableActor, game_id: int) -> None:
+        """The finished match is kept as game ``game_id``; the table is marked finished after every listener
+        returned (one that raises :class:`StoreUnavailable` makes the table try it all again a little later)."""
+
+
 class TableActor:
     """The live state of one table and the task that changes it."""
 
@@ -245,8 +275,10 @@ class TableActor:
         action_ids: Iterable[tuple[str | None, str]] = (),
         on_change: Callable[[TableActor], None] | None = None,
         talk: Iterable[TalkRow] = (),
+        listeners: Sequence[TableListener] = (),
     ) -> None:
         self.row = row
+        self.listeners = listeners
         self.rules = Ruleset.from_json(row.rules)
         self.bot_spec = load_spec(row.bots)
         self.seats = [Seat(s.seat, s.kind, s.name, s.player) for s in seats]
@@ -299,7 +331,7 @@ class TableActor:
     # --------------------------------------------------------------- running
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.code}")
-        if self.unsaved:  # the server stopped between the match's last action and its saving
+        if self.unsaved or self.row.concours_id is not None:  # unsaved; a tournament's plays on without anyone
             self.submit(Wake())
 
     @property
@@ -370,6 +402,10 @@ class TableActor:
                 self._hint_ready(command)
             case CostsReady():
                 self._costs_ready(command)
+            case Pause():
+                await self._pause(command)
+            case Reseat():
+                await self._reseat(command)
             case Sync(reply):
                 reply.set_result(None)
             case Wake():
@@ -378,6 +414,10 @@ class TableActor:
 
     # ----------------------------------------------------------- connections
     def _connect(self, conn: Connection, epoch: str | None, version: int | None) -> None:
+        if self.row.challenge_id is not None and self._seat_of(conn.player) is None:
+            conn.send(_error("web.error.no_spectators", conn.lang))  # a challenge's deals are nobody else's
+            conn.close(4003)
+            return
         if conn.player is not None:
             for old in [c for c in self.conns if c.player == conn.player]:
                 old.send(Replaced())
@@ -514,6 +554,41 @@ class TableActor:
         self.waiting.discard(seat.seat)
         self._broadcast([SeatChanged(seat.seat)])
 
+    async def _pause(self, command: Pause) -> None:
+        try:
+            row = replace(self.row, paused=command.paused)
+            await self.store.set_paused([row.id], command.paused)
+        except StoreUnavailable as err:
+            command.reply.set_exception(err)
+            return
+        self.row = row
+        if not command.paused:  # the absent players' delay starts again
+            now = self._now()
+            for seat in self.seats:
+                if seat.away_since is not None:
+                    seat.away_since = now
+            self._last_action = now
+        self._broadcast([SeatChanged(s.seat) for s in self.seats])
+        command.reply.set_result(None)
+
+    async def _reseat(self, command: Reseat) -> None:
+        if not 0 <= command.seat < self.rules.players:
+            command.reply.set_exception(Refused("web.error.no_such_seat"))
+            return
+        kind = SeatKind.HUMAN if command.player is not None else SeatKind.BOT
+        name = clean_name(command.name) if command.player is not None else self.row.bots
+        seat = Seat(command.seat, kind, name, command.player)
+        try:
+            await self.store.set_seat(self.row.id, SeatRow(seat.seat, seat.kind, seat.name, seat.player))
+        except StoreUnavailable as err:
+            command.reply.set_exception(err)
+            return
+        seat.away_since = None if self._connected(seat) else self._now()
+        self.seats[command.seat] = seat
+        self.waiting.discard(command.seat)
+        self._broadcast([SeatChanged(command.seat)])
+        command.reply.set_result(None)
+
     # --------------------------------------------------------------- commands
     async def _command(self, conn: Connection, kind: str, value: str) -> None:
         seat = self._seat_of(conn.player)
@@ -540,6 +615,8 @@ class TableActor:
         elif kind == "hint":
             self._ask_hint(conn, seat)
         elif kind == "rematch":
+            if self.row.competition:
+                raise Refused("web.error.no_rematch")  # a competition's game is played once
             if self.unsaved:
                 await self._finish()
             if self.status is not TableStatus.FINISHED:
@@ -558,7 +635,7 @@ class TableActor:
         for row in bots:
             self.seats[row.seat] = replace(self.seats[row.seat], kind=row.kind, name=row.name)
         self.row = replace(self.row, status=TableStatus.PLAYING)
-        self.game = TableGame(self.rules, self.row.match_seed, self.row.first_dealer)
+        self.game = TableGame(self.rules, self.row.match_seed, self.row.first_dealer, self.row.fixed_deals)
         self._last_action = self._now()
         self._broadcast([DealStarted(0, self.game.deal.dealer)])
 
@@ -570,7 +647,7 @@ class TableActor:
         row = replace(self.row, status=TableStatus.PLAYING, game_no=game_no, match_seed=seed, first_dealer=first)
         await self.store.update_table(row)
         self.row = row
-        self.game = TableGame(self.rules, seed, first)
+        self.game = TableGame(self.rules, seed, first, self.row.fixed_deals)
         self.waiting.clear()
         self._last_action = self._now()
         self._broadcast([DealStarted(0, self.game.deal.dealer)])
@@ -733,6 +810,9 @@ class TableActor:
         if self.status is not TableStatus.PLAYING or self.game is None:
             conn.send(_error("web.error.not_started", conn.lang, action_id=action_id))
             return
+        if self.row.paused:
+            conn.send(_error("web.error.paused", conn.lang, action_id=action_id))
+            return
         try:
             action = self.game.check(seat.seat, text)
         except IllegalAction as err:
@@ -784,6 +864,11 @@ class TableActor:
         self._broadcast(events)  # a finished match is saved next, by _schedule
         if game.deal_over:
             self._analyse_deal()
+            for listener in self.listeners:
+                try:
+                    await listener.deal_over(self)
+                except Exception:  # a listener records again at the game's end
+                    log.exception("table %s: a listener failed at the deal's end", self.code)
 
     async def _finish_or_retry(self) -> None:
         """Save the finished match; if the database is unavailable, try again a little later."""
@@ -801,7 +886,7 @@ class TableActor:
         players = [{"name": s.name, "bot": s.kind is not SeatKind.HUMAN} for s in self.seats]
         scores = {str(k): v for k, v in game.match.scores.items()}
         records = game.records(names, f"atout {self.code}")
-        await self.store.save_game(
+        game_id = await self.store.save_game(
             self.row.id,
             self.row.game_no,
             self.rules.name,
@@ -811,6 +896,13 @@ class TableActor:
             len(game.match.entries),
             records,
         )
+        for listener in self.listeners:
+            try:
+                await listener.game_saved(self, game_id)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("table %s: a listener failed at the game's end", self.code)
         row = replace(self.row, status=TableStatus.FINISHED)
         await self.store.update_table(row)
         self.row = row
@@ -824,7 +916,9 @@ class TableActor:
         game = self.game
         if self.unsaved:
             await self._finish_or_retry()
-        if self.status is not TableStatus.PLAYING or game is None or not self.conns:
+        if self.status is not TableStatus.PLAYING or game is None or self.row.paused:
+            return
+        if not self.conns and self.row.concours_id is None:  # a tournament's table plays on: bots stand in
             return
         now = self._now()
         if game.deal_over:
@@ -844,13 +938,19 @@ class TableActor:
         seat = self.seats[turn]
         if seat.kind is SeatKind.HUMAN and not self._connected(seat) and not seat.replaced:
             away = now - (seat.away_since or now)
-            if away < self.settings.seat_timeout:
-                self._wake_in(self.settings.seat_timeout - away)
+            if away < self.seat_timeout:
+                self._wake_in(self.seat_timeout - away)
                 return
             seat.replaced = True
             self._broadcast([SeatChanged(seat.seat)])
         if self._bot_plays(seat) and (self._bot is None or self._bot[0] != game.seq):
             self._bot = (game.seq, asyncio.create_task(self._think(game.seq, turn)))
+
+    @property
+    def seat_timeout(self) -> float:
+        """Seconds before a bot plays for an absent player: the table's (a tournament's organiser sets it), or
+        the server's."""
+        return self.row.seat_timeout if self.row.seat_timeout is not None else self.settings.seat_timeout
 
     def _bot_plays(self, seat: Seat) -> bool:
         return seat.kind is SeatKind.BOT or (seat.kind is SeatKind.HUMAN and seat.replaced)
@@ -961,10 +1061,12 @@ class TableActor:
         game = self.game
         if self.status is not TableStatus.PLAYING or game is None or game.deal_over or game.turn is None:
             return None
+        if self.row.paused:
+            return None
         seat = self.seats[game.turn]
         if seat.kind is not SeatKind.HUMAN or seat.replaced or seat.away_since is None or self._connected(seat):
             return None
-        left = self.settings.seat_timeout - (self._now() - seat.away_since)
+        left = self.seat_timeout - (self._now() - seat.away_since)
         return Clock(seat=seat.seat, seconds=round(left, 1)) if left > 0 else None
 
     def _timed(self, message: _Timed) -> _Timed:

@@ -11,8 +11,10 @@ actions back. Static assets ship in the package.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from datetime import datetime
 from importlib import resources
 
 from fastapi import FastAPI, Request
@@ -24,14 +26,17 @@ from fastapi.staticfiles import StaticFiles
 
 from atout import __version__
 from atout.web.accounts import Accounts
+from atout.web.challenges import ChallengeService
 from atout.web.concours import ConcoursService
 from atout.web.deps import Limits, Refusal, Renderer, page_route
 from atout.web.limits import RequestLimits
-from atout.web.routes import accounts, concours, games, lobby, pages, sheets, socket, tables
+from atout.web.ratings import RatingListener, Ratings
+from atout.web.routes import accounts, challenges, concours, games, lobby, pages, ratings, sheets, socket, tables
 from atout.web.service import TableService
 from atout.web.settings import Settings
 from atout.web.sheets import Sheets
 from atout.web.store import Store
+from atout.web.tournament import Tournament
 from atout.web.workers import BotPool
 
 #: The app's routers, one per area (the lobby's socket before the tables', whose path would take it).
@@ -39,7 +44,9 @@ ROUTERS = (
     pages.router,
     accounts.router,
     concours.router,
+    challenges.router,
     sheets.router,
+    ratings.router,
     tables.router,
     games.router,
     lobby.router,
@@ -54,6 +61,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pool = BotPool(settings.bot_backend, settings.bot_workers, settings.analysis_time)
     service = TableService(store, pool, settings)
     people = Accounts(store, settings)
+    rated = Ratings(store)
+    rated.attach(service.lobby)
+    service.listeners.append(RatingListener(rated))
+    challenges_ = ChallengeService(store, service)
+    service.listeners.append(challenges_)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -62,9 +74,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await people.promote_named_admin(settings.admin)
         await pool.start()
         await service.start()
+        daily = None
+        if settings.daily_challenge:
+            today = (datetime.now().date(), settings.daily_challenge, settings.daily_deals, settings.daily_bots)
+            await challenges_.ensure_daily(*today)
+            run = challenges_.run_daily(settings.daily_challenge, settings.daily_deals, settings.daily_bots)
+            daily = asyncio.create_task(run, name="atout daily challenge")
         try:
             yield
         finally:
+            if daily is not None:
+                daily.cancel()
+                with suppress(asyncio.CancelledError):
+                    await daily
             await service.close()
             await pool.close()
             await store.close()
@@ -74,7 +96,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = Limits(settings)
     app.state.accounts = people
     app.state.concours = ConcoursService(store)
+    app.state.tournament = Tournament(app.state.concours, service, people)
+    service.listeners.append(app.state.tournament)  # a tournament's table records its result by itself
+    app.state.challenges = challenges_
     app.state.sheets = Sheets(store)
+    app.state.ratings = rated
     app.add_middleware(RequestLimits)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(Refusal, _refused)

@@ -15,7 +15,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -52,6 +52,12 @@ from atout.web.store import Store
 T = TypeVar("T")
 DRAWS = ("random", "swiss", "melee")
 RANKINGS = ("points", "wins")
+#: Played with real cards (phones fill the sheets) or online (the draw seats the players at web tables).
+MODES = ("cards", "online")
+#: The bots' levels an organiser may choose (the web tables': :data:`atout.web.service.TABLE_LEVELS`).
+BOT_LEVELS = ("debutant", "club", "expert")
+#: Seconds an online player may be away before a bot plays for him, at most (an hour).
+MAX_ABSENT_DELAY = 3600
 #: Bounds of what an organiser sets.
 MAX_ROUNDS = 20
 MAX_ENTRANTS = 1000
@@ -78,11 +84,21 @@ class Concours:
     round_no: int
     open_registration: bool
     created_at: datetime
+    mode: str = "cards"
+    #: Online: seconds before a bot plays for an absent player, the bots' level, the round's tables paused.
+    absent_delay: int = 300
+    bots: str = "club"
+    paused: bool = False
 
     @property
     def melee(self) -> bool:
         """Entrants are players, drawn into new teams each round."""
         return self.draw == "melee"
+
+    @property
+    def online(self) -> bool:
+        """Played at web tables (:mod:`atout.web.tournament`) rather than with real cards."""
+        return self.mode == "online"
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,8 @@ class Entrant:
     name: str
     players: list[str]
     withdrawn: bool
+    #: Online: the accounts of ``players``, in their order (a seat without one is a bot's).
+    accounts: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -280,6 +298,16 @@ class ConcoursService:
 
         return await self.store.transaction(work)
 
+    async def code_and_mode(self, concours_id: int) -> tuple[str, str] | None:
+        """A concours's code and mode (cards or online), by its id."""
+        c = schema.concours.c
+
+        async def work(conn: AsyncConnection) -> tuple[str, str] | None:
+            found = (await conn.execute(select(c.code, c.mode).where(c.id == concours_id))).first()
+            return (str(found.code), str(found.mode)) if found else None
+
+        return await self.store.transaction(work)
+
     async def organises(self, concours_id: int, account_id: int) -> bool:
         """Is ``account_id`` the organiser of the concours?"""
 
@@ -334,10 +362,20 @@ class ConcoursService:
         *,
         open_registration: bool = True,
         seed: int | None = None,
+        mode: str = "cards",
+        absent_delay: int = 300,
+        bots: str = "club",
     ) -> str:
-        """A new concours; its code (the pages' address)."""
+        """A new concours; its code (the pages' address). ``mode`` online: played at web tables, where a bot
+        plays for a player away ``absent_delay`` seconds, the empty seats' bots of level ``bots``."""
         title = clean_name(name)
         check_keeper_rules(rules)
+        if mode not in MODES:
+            raise AtoutError(Message("web.online.bad_mode"))
+        if not 0 <= absent_delay <= MAX_ABSENT_DELAY:
+            raise AtoutError(Message("web.online.bad_delay", most=MAX_ABSENT_DELAY // 60))
+        if bots not in BOT_LEVELS:
+            raise AtoutError(Message("web.online.bad_bots"))
         if not 1 <= rounds <= MAX_ROUNDS:
             raise _refused("rounds", most=MAX_ROUNDS)
         if draw not in DRAWS:
@@ -357,6 +395,9 @@ class ConcoursService:
             "seed": seed if seed is not None else random.randrange(1 << 62),
             "status": ConcoursStatus.REGISTERING,
             "open_registration": open_registration,
+            "mode": mode,
+            "absent_delay": absent_delay,
+            "bots": bots,
         }
 
         async def work(conn: AsyncConnection) -> str:
@@ -368,8 +409,19 @@ class ConcoursService:
 
         return await self.store.transaction(work)
 
-    async def register(self, code: str, name: str, players: Sequence[str], who: str, *, desk: bool) -> Entrant:
-        """A team (or, à la mêlée, a player) registers: at the organiser's desk, or by the link while it is open."""
+    async def register(
+        self,
+        code: str,
+        name: str,
+        players: Sequence[str],
+        who: str,
+        *,
+        desk: bool,
+        accounts: Sequence[int] | None = None,
+    ) -> Entrant:
+        """A team (or, à la mêlée, a player) registers: at the organiser's desk, or by the link while it is open.
+        Online, ``players`` are account names and ``accounts`` their ids (:class:`atout.web.tournament.Tournament`
+        finds them); an account plays for one entrant only."""
 
         async def work(conn: AsyncConnection) -> Entrant:
             board = await self._board(conn, code, lock=True)
@@ -390,13 +442,27 @@ class ConcoursService:
                 raise _refused("players")
             if any(e.name.casefold() == title.casefold() for e in board.entrants if not e.withdrawn):
                 raise _refused("taken", name=title)
+            ids = list(accounts or [])
+            if c.online:
+                names = list(players)
+                taken = {a for e in board.entrants if not e.withdrawn for a in e.accounts}
+                for account, player in zip(ids, names, strict=True):
+                    if account in taken:
+                        raise AtoutError(Message("web.online.account_taken", name=player))
             number = max((e.number for e in board.entrants), default=0) + 1
             found = await conn.execute(
                 insert(schema.entrants)
-                .values(concours_id=c.id, number=number, name=title, players=names, created_at=_now())
+                .values(
+                    concours_id=c.id,
+                    number=number,
+                    name=title,
+                    players=names,
+                    created_at=_now(),
+                    accounts=ids if c.online else None,
+                )
                 .returning(schema.entrants.c.id)
             )
-            entrant = Entrant(found.scalar_one(), number, title, names, False)
+            entrant = Entrant(found.scalar_one(), number, title, names, False, ids if c.online else [])
             await log_change(
                 conn,
                 who,
@@ -443,6 +509,28 @@ class ConcoursService:
             await log_change(conn, who, "concours.registration", c.open_registration, open_, concours_id=c.id)
 
         await self._write(code, work)
+
+    async def set_paused(self, code: str, paused: bool, who: str) -> Concours:
+        """An online concours's round paused (its tables wait) or going on; the concours as it is now."""
+
+        async def work(conn: AsyncConnection) -> Concours:
+            board = await self._board(conn, code, lock=True)
+            if board is None:
+                raise _refused("missing")
+            c = board.concours
+            await conn.execute(update(schema.concours).where(schema.concours.c.id == c.id).values(paused=paused))
+            await log_change(conn, who, "online.pause", c.paused, paused, concours_id=c.id)
+            return replace(c, paused=paused)
+
+        return await self._write(code, work)
+
+    async def log(self, concours_id: int, who: str, what: str, before: Any, after: Any) -> None:
+        """Write one change of the concours to its log (a change made elsewhere: a table's seat)."""
+
+        async def work(conn: AsyncConnection) -> None:
+            await log_change(conn, who, what, before, after, concours_id=concours_id)
+
+        await self.store.transaction(work)
 
     async def draw(self, code: str, who: str) -> int:
         """Draw the next round's tables (every table of the round before confirmed); the round's number."""
@@ -544,7 +632,7 @@ class ConcoursService:
             return None
         concours = _concours(row)
         entrants = [
-            Entrant(r.id, r.number, r.name, list(r.players), r.withdrawn)
+            Entrant(r.id, r.number, r.name, list(r.players), r.withdrawn, list(r.accounts or []))
             for r in await conn.execute(
                 select(schema.entrants)
                 .where(schema.entrants.c.concours_id == concours.id)
@@ -589,7 +677,22 @@ def _concours(row: Any) -> Concours:
         round_no=row.round_no,
         open_registration=row.open_registration,
         created_at=_aware(row.created_at),
+        mode=row.mode,
+        absent_delay=row.absent_delay,
+        bots=row.bots,
+        paused=bool(row.paused),
     )
 
 
-__all__ = ["DRAWS", "RANKINGS", "Board", "Concours", "ConcoursService", "ConcoursStatus", "Entrant", "TableSheet"]
+__all__ = [
+    "BOT_LEVELS",
+    "DRAWS",
+    "MODES",
+    "RANKINGS",
+    "Board",
+    "Concours",
+    "ConcoursService",
+    "ConcoursStatus",
+    "Entrant",
+    "TableSheet",
+]

@@ -31,13 +31,16 @@ from starlette.requests import HTTPConnection
 from atout import __version__
 from atout.i18n import normalize, tr
 from atout.web.accounts import SESSION_COOKIE, Account, Accounts, clear_session_cookie
+from atout.web.challenges import ChallengeService
 from atout.web.concours import ConcoursService
 from atout.web.csrf import csrf_token, csrf_valid, remember_csrf
 from atout.web.limits import AddressLimit
+from atout.web.ratings import Ratings
 from atout.web.service import TableService
 from atout.web.settings import Settings
 from atout.web.sheets import Sheets
 from atout.web.store import Store, StoreUnavailable
+from atout.web.tournament import Tournament
 from atout.web.workers import BotPool
 
 TEMPLATES = Jinja2Templates(directory=str(resources.files("atout.web").joinpath("templates")))
@@ -54,7 +57,13 @@ def wins(count: float, lang: str = "fr") -> str:
     return text.replace(".", ",") if lang == "fr" else text
 
 
-TEMPLATES.env.filters |= {"signed": signed, "wins": wins}
+def percent(value: float, lang: str = "fr") -> str:
+    """A percentage to one decimal: « 62,5 % » (a non-breaking space) in French, "62.5%" in English."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") + "\u00a0%" if lang == "fr" else text + "%"
+
+
+TEMPLATES.env.filters |= {"signed": signed, "wins": wins, "percent": percent}
 
 
 async def _service(connection: HTTPConnection) -> TableService:
@@ -130,13 +139,33 @@ async def _concours(connection: HTTPConnection) -> ConcoursService:
     return service
 
 
+async def _ratings(connection: HTTPConnection) -> Ratings:
+    ratings: Ratings = connection.app.state.ratings
+    return ratings
+
+
 async def _sheets(connection: HTTPConnection) -> Sheets:
     sheets: Sheets = connection.app.state.sheets
     return sheets
 
 
+async def _challenges(connection: HTTPConnection) -> ChallengeService:
+    challenges: ChallengeService = connection.app.state.challenges
+    return challenges
+
+
+ChallengesDep = Annotated[ChallengeService, Depends(_challenges)]
+
+
+async def _tournament(connection: HTTPConnection) -> Tournament:
+    tournament: Tournament = connection.app.state.tournament
+    return tournament
+
+
 ConcoursDep = Annotated[ConcoursService, Depends(_concours)]
+TournamentDep = Annotated[Tournament, Depends(_tournament)]
 SheetsDep = Annotated[Sheets, Depends(_sheets)]
+RatingsDep = Annotated[Ratings, Depends(_ratings)]
 
 
 async def current_user(connection: HTTPConnection) -> Account | None:

@@ -36,10 +36,17 @@ class LoggedAction:
 
 
 class TableGame:
-    """One match of a table, played action by action."""
+    """One match of a table, played action by action.
 
-    def __init__(self, rules: Ruleset, seed: int, first_dealer: int = 0) -> None:
+    ``fixed_deals``: a challenge's game, exactly that many deals, passed-out ones included, each shuffled from
+    the seed alone (the ruleset must shuffle every deal), so that every table with the same seed and first
+    dealer is dealt the same cards whatever is played; it ends after its last deal, a winner or not."""
+
+    def __init__(self, rules: Ruleset, seed: int, first_dealer: int = 0, fixed_deals: int | None = None) -> None:
+        if fixed_deals is not None and (rules.traditional_deal or rules.redeal != "shuffle"):
+            raise ValueError("a game of fixed deals needs a ruleset that shuffles every deal")
         self.rules = rules
+        self.fixed_deals = fixed_deals
         self.match = Match(rules, seed=seed, first_dealer=first_dealer)
         self.deal: Deal = self.match.new_deal()
         #: Deals started so far, minus one: the number of the deal in play (0 for the first).
@@ -54,6 +61,8 @@ class TableGame:
 
     @property
     def finished(self) -> bool:
+        if self.fixed_deals is not None:
+            return len(self.match.entries) >= self.fixed_deals
         return self.match.finished
 
     @property
@@ -84,7 +93,7 @@ class TableGame:
         self.seq += 1
         if isinstance(events[-1], DealOver):
             self.match.record(self.deal)
-            if self.match.finished:
+            if self.finished:
                 events.append(MatchOver(self.match.winner))
         return events
 
@@ -104,9 +113,16 @@ class TableGame:
         return [DealStarted(self.deal_no, self.deal.dealer)]
 
     @classmethod
-    def replay(cls, rules: Ruleset, seed: int, first_dealer: int, log: Iterable[LoggedAction]) -> TableGame:
+    def replay(
+        cls,
+        rules: Ruleset,
+        seed: int,
+        first_dealer: int,
+        log: Iterable[LoggedAction],
+        fixed_deals: int | None = None,
+    ) -> TableGame:
         """The match a log of actions gives (a server restart rebuilds its live tables so)."""
-        game = cls(rules, seed, first_dealer)
+        game = cls(rules, seed, first_dealer, fixed_deals)
         for entry in log:
             while entry.deal_no > game.deal_no:
                 game.next_deal()

@@ -10,12 +10,15 @@ its status: :meth:`~atout.web.actor.TableActor.lobby_info`); the lobby gathers t
 them at most every :data:`PUBLISH_DELAY` seconds, to every home page connected (``/ws/lobby``), as one
 :class:`~atout.web.protocol.LobbyChange`. A new home page gets the whole list first
 (:class:`~atout.web.protocol.LobbySnapshot`). The rows are in no language: the page words them.
+
+A seated account's rating in the table's variant is added to its row, and a rated table marked, by
+:attr:`Lobby.decorate` (:meth:`atout.web.ratings.Ratings.lobby_row`, which keeps the ratings in memory).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Protocol
 
@@ -56,6 +59,8 @@ class Lobby:
         #: Tables changed since the last publication (None: the table is gone from this server).
         self._dirty: dict[str, Listed | None] = {}
         self._timer: asyncio.TimerHandle | None = None
+        #: What adds to a table's row what its actor alone knows (the seated accounts' ratings), if anything.
+        self.decorate: Callable[[Listed, LobbyTable], LobbyTable] | None = None
 
     def join(self, listener: Listener) -> LobbySnapshot:
         """Follow the list: its changes go to ``listener`` from now on; returns the list as it stands."""
@@ -89,6 +94,8 @@ class Lobby:
         gone: list[str] = []
         for code, table in dirty.items():
             row = table.lobby_info() if table is not None else None
+            if row is not None and table is not None and self.decorate is not None:
+                row = self.decorate(table, row)
             old = self.tables.get(code)
             if row is None:
                 if old is not None:

@@ -19,6 +19,12 @@
 * ``sheets``: a score sheet filled on a phone: a concours's table for one round (its entrants, which side
   enters, whether the other confirmed) or a sheet of a game at home; ``sheet_deals``: its deals' facts.
 * ``changes``: every change to a concours or a sheet: who, when, what, the value before and after.
+* A table may belong to an online tournament (its concours, round and table number: ``concours.mode`` is
+  ``online``) or to a challenge; ``challenges``: series of deals every participant plays alone with bots (a
+  daily one has its day), ``challenge_entries``: a participant's play of one (his table),
+  ``challenge_results``: his score on each deal, recorded as it is played.
+* ``ratings``: each account's Glicko-2 rating per variant, from rated games between people;
+  ``rating_games``: the games already rated (each once: written in the transaction that updates the ratings).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -72,6 +79,18 @@ tables = Table(
     #: The bots' pace (slow, normal, fast: a multiple of the server's) and a practice table (hints, analysis).
     Column("pace", String(8), nullable=False, server_default="normal"),
     Column("practice", Boolean, nullable=False, server_default=false()),
+    #: An online tournament's table: its concours, round and table number.
+    Column("concours_id", Integer, nullable=True),
+    Column("round_no", Integer, nullable=True),
+    Column("table_no", Integer, nullable=True),
+    #: A challenge's table (one participant and bots) and its fixed number of deals.
+    Column("challenge_id", Integer, nullable=True),
+    Column("fixed_deals", Integer, nullable=True),
+    #: Seconds before a bot plays for an absent player (None: the server's), a pause, rated games.
+    Column("seat_timeout", Float, nullable=True),
+    Column("paused", Boolean, nullable=False, server_default=false()),
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Index("ix_tables_concours", "concours_id", "round_no"),
 )
 
 seats = Table(
@@ -184,6 +203,12 @@ concours = Table(
     Column("round_no", Integer, nullable=False, server_default="0"),
     #: Entrants may register by the concours's link.
     Column("open_registration", Boolean, nullable=False, server_default=true()),
+    #: cards (real cards, phone sheets) or online (web tables); online: the delay before a bot plays for an
+    #: absent player (seconds), the bots' level, and a pause of the round's tables.
+    Column("mode", String(8), nullable=False, server_default="cards"),
+    Column("absent_delay", Integer, nullable=False, server_default="300"),
+    Column("bots", String(32), nullable=False, server_default="club"),
+    Column("paused", Boolean, nullable=False, server_default=false()),
 )
 
 entrants = Table(
@@ -196,6 +221,8 @@ entrants = Table(
     Column("players", JSON, nullable=False),
     Column("withdrawn", Boolean, nullable=False, server_default=false()),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    #: Online: the accounts' ids of its players, in the order of ``players``.
+    Column("accounts", JSON, nullable=True),
     UniqueConstraint("concours_id", "number", name="uq_entrants_number"),
 )
 
@@ -250,4 +277,72 @@ changes = Table(
     Column("after", JSON, nullable=True),
     Index("ix_changes_concours", "concours_id"),
     Index("ix_changes_sheet", "sheet_id"),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("name", String(80), nullable=False),
+    #: The ruleset (JSON), shuffled before every deal; its number of deals, their seed and first dealer.
+    Column("rules", Text, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("bots", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("closes_at", DateTime(timezone=True), nullable=False),
+    #: A daily challenge's day (ISO date): the server creates one a day, once.
+    Column("day", String(10), nullable=True, unique=True),
+    Column("created_by", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
+)
+
+challenge_entries = Table(
+    "challenge_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("challenge_id", Integer, ForeignKey("challenges.id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    #: The table he plays it at (alone, with bots).
+    Column("table_code", String(32), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("challenge_id", "account_id", name="uq_challenge_entries_account"),
+)
+
+challenge_results = Table(
+    "challenge_results",
+    metadata,
+    Column("entry_id", Integer, ForeignKey("challenge_entries.id", ondelete="CASCADE"), primary_key=True),
+    Column("deal_no", Integer, primary_key=True),
+    #: His side's points on the deal minus the best other side's (what match points compare), his side's points,
+    #: and the contract reached (None: passed out).
+    Column("score", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("contract", JSON, nullable=True),
+    Column("played_at", DateTime(timezone=True), nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("variant", String(32), primary_key=True),
+    #: Glicko-2 on Glicko's scale: the rating, its deviation (RD) and volatility; rated games played.
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_variant", "variant", "rating"),
+)
+
+rating_games = Table(
+    "rating_games",
+    metadata,
+    #: A game whose result has changed its players' ratings (rated once, whatever retries call again).
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("variant", String(32), nullable=False),
+    Column("rated_at", DateTime(timezone=True), nullable=False),
 )

@@ -18,14 +18,16 @@ from typing import Any
 from atout.errors import AtoutError
 from atout.notation import seat_letters
 from atout.rules import PRESETS, Ruleset
-from atout.web.actor import PACES, TALK_KEPT, Refused, Sit, TableActor, clean_name
+from atout.web.accounts import Account
+from atout.web.actor import PACES, TALK_KEPT, Refused, Sit, TableActor, TableListener, clean_name
 from atout.web.game import LoggedAction, TableGame
 from atout.web.lobby import Lobby
+from atout.web.ratings import seat_accounts
 from atout.web.serialize import Points
 from atout.web.settings import Settings
 from atout.web.states import SeatKind, TableStatus
 from atout.web.store import SeatRow, Store
-from atout.web.tokens import Signer, code_shard, new_code, new_player_id, normalize_code
+from atout.web.tokens import Signer, account_player, code_shard, new_code, new_player_id, normalize_code
 from atout.web.workers import BotPool
 
 #: The levels a host may give the bots of a table.
@@ -65,9 +67,13 @@ class TableService:
         self._idle: dict[str, asyncio.TimerHandle] = {}
         #: The tables listed on the home page, kept up to date by their actors.
         self.lobby = Lobby()
+        #: Told what every table's games did (competitions, ratings); added before :meth:`start`.
+        self.listeners: list[TableListener] = []
 
     async def start(self) -> None:
         self.signer = Signer(await self.store.secret())
+        for code in await self.store.live_tournament_tables():  # they play on without anyone connected
+            await self.actor(code)
 
     async def close(self) -> None:
         for handle in self._idle.values():
@@ -96,11 +102,15 @@ class TableService:
         private: bool = False,
         pace: str = "normal",
         practice: bool = False,
+        rated: bool = False,
+        account: Account | None = None,
     ) -> tuple[str, str]:
         """A new table with its creator seated (South by default; he hosts it); returns its code and his token.
 
         A private table is reached by its link only: the lobby never lists it. ``pace``: the bots' (one of
-        :data:`PACES`); a practice table gives its players hints and each card's cost."""
+        :data:`PACES`); a practice table gives its players hints and each card's cost. ``account``: the creator's,
+        if he is signed in: his seat is his account's (:func:`~atout.web.tokens.account_player`). A rated table
+        (:mod:`atout.web.ratings`) needs one, and seats him under his account's name; it is no practice table."""
         rules = table_rules(preset, options)
         if seat is None:
             seat = seat_letters(rules).index("S")
@@ -112,13 +122,16 @@ class TableService:
             raise Refused("web.error.name")
         if not 0 <= seat < rules.players:
             raise Refused("web.error.no_such_seat")
-        player = new_player_id()
+        if rated and account is None:
+            raise Refused("web.ratings.error_sign_in_to_create")
+        if rated and practice:
+            raise Refused("web.ratings.error_practice")
+        if rated and account is not None:
+            name = account.name
+        player = new_player_id() if account is None else account_player(account.id)
         seats = [SeatRow(s, SeatKind.OPEN, "", None) for s in range(rules.players)]
         seats[seat] = SeatRow(seat, SeatKind.HUMAN, clean_name(name), player)
-        while True:
-            code = new_code()
-            if code_shard(code) % self.settings.shards == self.settings.shard:
-                break
+        code = self._new_code()
         first_dealer = self.rng.randrange(rules.players)  # drawn at random (FFB §3.1)
         await self.store.create_table(
             code,
@@ -132,19 +145,79 @@ class TableService:
             private=private,
             pace=pace,
             practice=practice,
+            rated=rated,
         )
         return code, self.token(code, player)
 
-    async def sit(self, code: str, seat: int, name: str, player: str | None) -> str:
-        """Seat a player (a new one unless his id is given); returns his token."""
+    async def create_seated(
+        self,
+        rules: Ruleset,
+        bots: str,
+        seats: list[SeatRow],
+        host: str,
+        match_seed: int | None = None,
+        first_dealer: int | None = None,
+        **competition: Any,
+    ) -> str:
+        """A competition's table, its seats given (people by their player ids, bots), its match started at
+        once; private (never listed); returns its code. ``competition``: the :class:`TableRow` fields that make
+        it a tournament's or a challenge's table."""
+        if bots not in TABLE_LEVELS:
+            raise Refused("web.error.bad_level")
+        code = self._new_code()
+        await self.store.create_table(
+            code,
+            rules.to_json(),
+            bots,
+            host,
+            self.rng.randrange(1 << 62) if match_seed is None else match_seed,
+            self.rng.randrange(rules.players) if first_dealer is None else first_dealer,
+            code_shard(code),
+            seats,
+            private=True,
+            pace="fast",
+            status=TableStatus.PLAYING,
+            **competition,
+        )
+        return code
+
+    def _new_code(self) -> str:
+        """A new table code of this server's shard."""
+        while True:
+            code = new_code()
+            if code_shard(code) % self.settings.shards == self.settings.shard:
+                return code
+
+    async def sit(self, code: str, seat: int, name: str, player: str | None, account: Account | None = None) -> str:
+        """Seat a player (a new one unless his id is given; a signed-in ``account``'s own); returns his token.
+
+        At a rated table only accounts sit, under their names, and during the game a seat goes back only to the
+        account whose result it is (:func:`~atout.web.ratings.seat_accounts`)."""
         actor = await self.actor(code)
         if actor is None:
             raise Refused("web.error.no_table")
+        if account is not None:
+            player = account_player(account.id)
+        if actor.row.rated:
+            if account is None:
+                raise Refused("web.ratings.error_sign_in_to_sit")
+            name = account.name
+            if actor.status is TableStatus.PLAYING and 0 <= seat < len(actor.seats):
+                await self._may_take_back(actor, seat, account.id)
         player = player or new_player_id()
         reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         actor.submit(Sit(player, seat, name, reply))
         await reply
         return self.token(actor.code, player)
+
+    async def _may_take_back(self, actor: TableActor, seat: int, account: int) -> None:
+        """Refuse a seat of a rated game in play to an account whose result it is not."""
+        if actor.seats[seat].player == account_player(account):
+            return
+        seats = [SeatRow(s.seat, s.kind, s.name, s.player) for s in actor.seats]
+        owners = seat_accounts(actor.rules.players, seats, await self.store.actions(actor.row.id, actor.row.game_no))
+        if owners[seat] != account and (owners[seat] is not None or account in owners):
+            raise Refused("web.ratings.error_not_your_seat")
 
     # ----------------------------------------------------------------- find
     async def actor(self, raw_code: str) -> TableActor | None:
@@ -178,7 +251,7 @@ class TableService:
         if row.status is not TableStatus.LOBBY:
             actions = await self.store.actions(row.id, row.game_no)
             log = [LoggedAction(a.deal_no, a.seat, a.action) for a in actions]
-            game = TableGame.replay(rules, row.match_seed, row.first_dealer, log)
+            game = TableGame.replay(rules, row.match_seed, row.first_dealer, log, row.fixed_deals)
             ids = [(a.player, a.action_id) for a in actions if a.action_id is not None]
         return TableActor(
             row,
@@ -192,6 +265,7 @@ class TableService:
             action_ids=ids,
             on_change=self.lobby.changed,
             talk=await self.store.talk(row.id, TALK_KEPT),
+            listeners=self.listeners,
         )
 
     def _idle_soon(self, actor: TableActor) -> None:
@@ -208,6 +282,8 @@ class TableService:
         self._idle.pop(actor.code, None)
         if actor.conns or self.actors.get(actor.code) is not actor:
             return
+        if actor.row.concours_id is not None and actor.status is TableStatus.PLAYING:
+            return  # a tournament's table plays on until its game ends
         del self.actors[actor.code]
         self.lobby.gone(actor.code)
         await actor.stop()

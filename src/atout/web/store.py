@@ -64,6 +64,24 @@ class TableRow:
     #: The bots' pace (:data:`atout.web.actor.PACES`) and a practice table (hints, each card's cost).
     pace: str = "normal"
     practice: bool = False
+    #: An online tournament's table: its concours, round and table number.
+    concours_id: int | None = None
+    round_no: int | None = None
+    table_no: int | None = None
+    #: A challenge's table (its one player alone with bots), and its fixed number of deals.
+    challenge_id: int | None = None
+    fixed_deals: int | None = None
+    #: Seconds before a bot plays for an absent player (None: the server's setting).
+    seat_timeout: float | None = None
+    #: Nobody plays while the organiser pauses the table.
+    paused: bool = False
+    #: Its games between people change their ratings.
+    rated: bool = False
+
+    @property
+    def competition(self) -> bool:
+        """A tournament's or a challenge's table: it plays on without anyone connected, and is never listed."""
+        return self.concours_id is not None or self.challenge_id is not None
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,9 @@ class GameRow:
     #: The table's ruleset (JSON, :meth:`~atout.rules.Ruleset.to_json`) and its bots' level.
     rules: str
     bots: str
+    #: A challenge's game (its deals stay hidden from those who have not played them) or a tournament's.
+    challenge_id: int | None = None
+    concours_id: int | None = None
 
 
 def _now() -> datetime:
@@ -227,14 +248,22 @@ class Store:
         private: bool = False,
         pace: str = "normal",
         practice: bool = False,
+        status: TableStatus = TableStatus.LOBBY,
+        **competition: Any,
     ) -> TableRow:
+        """A new table and its seats. ``competition``: the :class:`TableRow` fields of a tournament's or a
+        challenge's table (``concours_id``, ``challenge_id``, ``fixed_deals``, ``seat_timeout``, ``rated``…)."""
+        unknown = set(competition) - {f for f in TableRow.__dataclass_fields__ if f not in _CREATED}
+        if unknown:
+            raise TypeError(f"not a table's field: {sorted(unknown)}")
+
         async def work(conn: AsyncConnection) -> TableRow:
             now = _now()
             values: dict[str, Any] = dict(
                 code=code,
                 rules=rules,
                 bots=bots,
-                status=TableStatus.LOBBY,
+                status=status,
                 host=host,
                 game_no=1,
                 match_seed=match_seed,
@@ -243,6 +272,7 @@ class Store:
                 private=private,
                 pace=pace,
                 practice=practice,
+                **competition,
             )
             result = await conn.execute(insert(schema.tables).values(created_at=now, updated_at=now, **values))
             table_id = _new_id(result)
@@ -287,6 +317,15 @@ class Store:
 
         await self.transaction(work)
 
+    async def set_paused(self, table_ids: Sequence[int], paused: bool) -> None:
+        """Pause tables (nobody plays, no clock runs) or let them go on."""
+
+        async def work(conn: AsyncConnection) -> None:
+            stmt = update(schema.tables).where(schema.tables.c.id.in_(table_ids))
+            await conn.execute(stmt.values(paused=paused, updated_at=_now()))
+
+        await self.transaction(work)
+
     async def set_talk_rules(self, table_id: int, free_text: bool, spectators: bool) -> None:
         """The host's talk settings: free text allowed, spectators may talk."""
 
@@ -300,6 +339,16 @@ class Store:
         async def work(conn: AsyncConnection) -> TableRow | None:
             row = (await conn.execute(select(*_TABLE_COLUMNS).where(schema.tables.c.code == code))).first()
             return _table_row(row._mapping) if row else None
+
+        return await self.transaction(work)
+
+    async def live_tournament_tables(self) -> list[str]:
+        """The codes of the online tournaments' tables in play (a restarted server loads them: they play on)."""
+
+        async def work(conn: AsyncConnection) -> list[str]:
+            c = schema.tables.c
+            query = select(c.code).where(c.concours_id.is_not(None), c.status == TableStatus.PLAYING)
+            return [str(code) for code in (await conn.execute(query)).scalars()]
 
         return await self.transaction(work)
 
@@ -477,8 +526,11 @@ class Store:
         return await self.transaction(work)
 
     async def games(self, limit: int = 50, offset: int = 0) -> list[GameRow]:
+        """The finished games, newest first; a challenge's are not listed (their deals are the challenge's)."""
+
         async def work(conn: AsyncConnection) -> list[GameRow]:
-            rows = await conn.execute(_GAMES.order_by(schema.games.c.id.desc()).limit(limit).offset(offset))
+            query = _GAMES.where(schema.tables.c.challenge_id.is_(None)).order_by(schema.games.c.id.desc())
+            rows = await conn.execute(query.limit(limit).offset(offset))
             return [GameRow(**r._mapping) for r in rows]
 
         return await self.transaction(work)
@@ -521,7 +573,17 @@ _TABLE_COLUMNS = (
     schema.tables.c.talk_spectators,
     schema.tables.c.pace,
     schema.tables.c.practice,
+    schema.tables.c.concours_id,
+    schema.tables.c.round_no,
+    schema.tables.c.table_no,
+    schema.tables.c.challenge_id,
+    schema.tables.c.fixed_deals,
+    schema.tables.c.seat_timeout,
+    schema.tables.c.paused,
+    schema.tables.c.rated,
 )
+#: The fields :meth:`Store.create_table` sets itself.
+_CREATED = {"id", "code", "rules", "bots", "status", "host", "game_no", "match_seed", "first_dealer", "shard"}
 _GAMES = select(
     schema.games.c.id,
     schema.tables.c.code,
@@ -535,6 +597,8 @@ _GAMES = select(
     schema.games.c.records,
     schema.tables.c.rules,
     schema.tables.c.bots,
+    schema.tables.c.challenge_id,
+    schema.tables.c.concours_id,
 ).join(schema.tables, schema.tables.c.id == schema.games.c.table_id)
 
 
@@ -547,6 +611,8 @@ def _table_row(values: RowMapping) -> TableRow:
         talk_free_text=bool(row.talk_free_text),
         talk_spectators=bool(row.talk_spectators),
         practice=bool(row.practice),
+        paused=bool(row.paused),
+        rated=bool(row.rated),
     )
 
 

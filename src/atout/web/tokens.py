@@ -34,6 +34,23 @@ def new_player_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def account_player(account_id: int) -> str:
+    """The player id of an account's seat (a competition's or a rated table's): ``@`` never begins a random
+    one (:func:`new_player_id` draws from the URL-safe alphabet).
+
+    >>> account_player(7), player_account("@7"), player_account("x1Yz")
+    ('@7', 7, None)
+    """
+    return f"@{account_id}"
+
+
+def player_account(player: str | None) -> int | None:
+    """The account a seat's player id names, if it names one."""
+    if player is None or not player.startswith("@") or not player[1:].isdigit():
+        return None
+    return int(player[1:])
+
+
 def normalize_code(text: str) -> str:
     """A code as typed (any case, spaces or dashes) in its stored form."""
     return "".join(ch for ch in text.upper() if ch.isalnum())

@@ -329,6 +329,10 @@ class LobbySeat(Wire):
     letter: str
     kind: SeatKind
     name: str
+    #: A seated account's rating in the table's variant, rounded (absent: a guest, or no rated game yet), and
+    #: whether it is provisional (its deviation above 110).
+    rating: int | None = None
+    provisional: bool | None = None
 
 
 class LobbyTable(Wire):
@@ -346,6 +350,8 @@ class LobbyTable(Wire):
     seats: list[LobbySeat]
     #: A practice table (hints, each card's cost).
     practice: bool = False
+    #: A rated table: its games between accounts change their ratings.
+    rated: bool = False
 
 
 class TalkLine(Wire):

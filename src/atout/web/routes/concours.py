@@ -1,8 +1,9 @@
 """A concours's pages: the organiser's list and desk, registration by link, the projector's standings, the
-printed sheets and table cards, the exports and the log of changes.
+printed sheets and table cards, the exports and the log of changes; online (:mod:`atout.web.tournament`), a
+player's call to his table, and the desk's pause and reseating.
 
 Only the concours's organiser (or an administrator) sees the desk and changes the concours; anyone with
-its link may register (while registration is open) and read the standings.
+its link may register (while registration is open; online, signed in) and read the standings.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import socket
 from contextlib import suppress
 from functools import lru_cache
@@ -22,9 +24,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from atout.errors import AtoutError
 from atout.i18n import Message, tr
+from atout.notation import seat_letters
 from atout.scoring import DealFacts
-from atout.web.concours import DRAWS, MAX_ROUNDS, RANKINGS, Board
-from atout.web.deps import Address, ConcoursDep, CurrentUser, Lang, LimitsDep, Page, check_csrf
+from atout.web.concours import BOT_LEVELS, DRAWS, MAX_ABSENT_DELAY, MAX_ROUNDS, MODES, RANKINGS, Board
+from atout.web.deps import Address, ConcoursDep, CurrentUser, Lang, LimitsDep, Page, TournamentDep, check_csrf
 from atout.web.keeper_form import is_number
 from atout.web.limits import MAX_INT
 from atout.web.routes.sheets import KEEPER_PRESETS, keeper_rules
@@ -33,6 +36,11 @@ router = APIRouter()
 
 Code = Annotated[str, PathParam(min_length=4, max_length=16)]
 Number = Annotated[int, PathParam(ge=1, le=MAX_INT)]
+SeatNumber = Annotated[int, PathParam(ge=0, le=3)]
+#: The absent delay as the form takes it: minutes, with at most two decimals (« 0,5 »: 30 seconds).
+_MINUTES = re.compile(r"\d{1,2}(?:[.,]\d{1,2})?")
+#: The log's changes of an online concours, and their words in the catalogue.
+_ONLINE_WHATS = {"online.result": "log_result", "online.pause": "log_pause", "online.reseat": "log_reseat"}
 
 
 def _organises(board: Board, user: Any) -> bool:
@@ -97,6 +105,8 @@ def _create_context(error: str | None = None, values: dict[str, str] | None = No
     return {
         "presets": KEEPER_PRESETS,
         "draws": DRAWS,
+        "modes": MODES,
+        "bot_levels": BOT_LEVELS,
         "rankings": RANKINGS,
         "max_rounds": MAX_ROUNDS,
         "error": error,
@@ -117,6 +127,9 @@ async def create_concours(
         rounds = form.get("rounds", "")
         if not is_number(rounds, 3):
             raise AtoutError(Message("web.concours.rounds", most=MAX_ROUNDS))
+        delay = form.get("absent_delay", "").strip() or "5"
+        if not _MINUTES.fullmatch(delay):
+            raise AtoutError(Message("web.online.bad_delay", most=MAX_ABSENT_DELAY // 60))
         code = await service.create(
             user.id,
             user.name,
@@ -126,6 +139,9 @@ async def create_concours(
             form.get("draw", ""),
             form.get("ranking", ""),
             open_registration=bool(form.get("open_registration")),
+            mode=form.get("mode", "cards"),
+            absent_delay=round(float(delay.replace(",", ".")) * 60),
+            bots=form.get("bots", "club"),
         )
     except AtoutError as err:
         mine = await service.of_organiser(user.id)
@@ -140,12 +156,14 @@ async def _desk(
     request: Request,
     board: Board,
     user: Any,
+    tournament: TournamentDep,
     *,
     status: int = 200,
     error: str | None = None,
     values: dict[str, str] | None = None,
 ) -> HTMLResponse:
     current = board.round(board.concours.round_no)
+    online = await tournament.round_tables(board) if board.concours.online else []
     return page(
         "concours_desk.html",
         network_url=network_url(request, f"/c/{board.concours.code}"),
@@ -155,6 +173,9 @@ async def _desk(
         standings=board.standings(),
         organiser=_organises(board, user),
         join_url=str(request.base_url).rstrip("/") + f"/c/{board.concours.code}/join",
+        online_tables=online,
+        delay=minutes_text(board.concours.absent_delay, page.lang),
+        letters=seat_letters(board.concours.rules),
         error=error,
         values=values or {},
         active="concours",
@@ -162,17 +183,28 @@ async def _desk(
 
 
 @router.get("/c/{code}", response_class=HTMLResponse)
-async def desk(page: Page, request: Request, service: ConcoursDep, user: CurrentUser, code: Code) -> Response:
+async def desk(
+    page: Page, request: Request, service: ConcoursDep, tournament: TournamentDep, user: CurrentUser, code: Code
+) -> Response:
     board = await service.board(code)
     if board is None:
         return page("missing.html", status=404, code=code[:20])
     if not _organises(board, user):
         return RedirectResponse(f"/c/{board.concours.code}/join", status_code=303)
-    return await _desk(page, request, board, user)
+    if board.concours.online and await tournament.seat_round(code):  # a draw the server stopped in the middle of
+        board = await service.board(code) or board
+    return await _desk(page, request, board, user, tournament)
 
 
 async def _organiser_change(
-    page: Page, request: Request, service: ConcoursDep, user: Any, code: str, lang: str, change: Any
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: Any,
+    code: str,
+    lang: str,
+    change: Any,
 ) -> Response:
     board = await service.board(code)
     if board is None:
@@ -184,62 +216,140 @@ async def _organiser_change(
         await change(board, form, user.name)
     except AtoutError as err:
         fresh = await service.board(code) or board
-        return await _desk(page, request, fresh, user, status=400, error=err.message(lang), values=form)
+        return await _desk(page, request, fresh, user, tournament, status=400, error=err.message(lang), values=form)
     return RedirectResponse(f"/c/{board.concours.code}", status_code=303)
 
 
 @router.post("/c/{code}/entrants", dependencies=[Depends(check_csrf)])
 async def register_at_desk(
-    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
 ) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
         players = [form.get("player1", ""), form.get("player2", "")]
-        await service.register(board.concours.code, form.get("name", ""), players, who, desk=True)
+        await tournament.register(board.concours.code, form.get("name", ""), players, who, desk=True)
 
-    return await _organiser_change(page, request, service, user, code, lang, change)
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
 
 
 @router.post("/c/{code}/entrants/{number}/withdraw", dependencies=[Depends(check_csrf)])
 async def withdraw(
-    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code, number: Number
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
+    number: Number,
 ) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
         await service.withdraw(board.concours.code, number, who)
 
-    return await _organiser_change(page, request, service, user, code, lang, change)
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
 
 
 @router.post("/c/{code}/registration", dependencies=[Depends(check_csrf)])
 async def registration(
-    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
 ) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
         await service.set_registration(board.concours.code, form.get("open") == "1", who)
 
-    return await _organiser_change(page, request, service, user, code, lang, change)
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
 
 
 @router.post("/c/{code}/draw", dependencies=[Depends(check_csrf)])
 async def draw(
-    page: Page, request: Request, service: ConcoursDep, user: CurrentUser, lang: Lang, code: Code
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
 ) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await service.draw(board.concours.code, who)
+        await tournament.draw(board.concours.code, who)
 
-    return await _organiser_change(page, request, service, user, code, lang, change)
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+
+
+@router.post("/c/{code}/pause", dependencies=[Depends(check_csrf)])
+async def pause(
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
+) -> Response:
+    """Online: pause the round's tables (``paused=1``) or let them go on."""
+
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        await tournament.pause(board.concours.code, form.get("paused") == "1", who)
+
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+
+
+@router.post("/c/{code}/tables/{table_no}/seats/{seat}", dependencies=[Depends(check_csrf)])
+async def reseat(
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
+    table_no: Number,
+    seat: SeatNumber,
+) -> Response:
+    """Online: put another account (``name``) or, without a name, a bot in a seat of the round's table."""
+
+    async def change(board: Board, form: dict[str, str], who: str) -> None:
+        await tournament.reseat(board.concours.code, table_no, seat, form.get("name", ""), who)
+
+    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+
+
+def _mine(board: Board, user: Any) -> Any:
+    """The signed-in player's entrant in an online concours (None: not registered, or not signed in)."""
+    if user is None:
+        return None
+    return next((e for e in board.entrants if user.id in e.accounts and not e.withdrawn), None)
 
 
 @router.get("/c/{code}/join", response_class=HTMLResponse)
-async def join_page(page: Page, service: ConcoursDep, code: Code) -> Response:
+async def join_page(page: Page, service: ConcoursDep, user: CurrentUser, code: Code) -> Response:
     board = await service.board(code)
     if board is None:
         return page("missing.html", status=404, code=code[:20])
-    return page("concours_join.html", board=board, error=None, values={}, registered=None)
+    return page("concours_join.html", board=board, error=None, values={}, registered=_mine(board, user))
 
 
 @router.post("/c/{code}/join", dependencies=[Depends(check_csrf)])
 async def join(
-    page: Page, request: Request, service: ConcoursDep, limits: LimitsDep, address: Address, lang: Lang, code: Code
+    page: Page,
+    request: Request,
+    service: ConcoursDep,
+    tournament: TournamentDep,
+    limits: LimitsDep,
+    address: Address,
+    user: CurrentUser,
+    lang: Lang,
+    code: Code,
 ) -> Response:
     board = await service.board(code)
     if board is None:
@@ -250,8 +360,9 @@ async def join(
         return page("concours_join.html", status=429, board=board, error=error, values=form, registered=None)
     try:
         players = [form.get("player1", ""), form.get("player2", "")]
-        entrant = await service.register(
-            board.concours.code, form.get("name", ""), players, form.get("name", "")[:40] or "?", desk=False
+        who = user.name if user is not None and board.concours.online else form.get("name", "")[:40] or "?"
+        entrant = await tournament.register(
+            board.concours.code, form.get("name", ""), players, who, desk=False, account=user
         )
     except AtoutError as err:
         return page(
@@ -259,6 +370,34 @@ async def join(
         )
     fresh = await service.board(code) or board
     return page("concours_join.html", board=fresh, error=None, values={}, registered=entrant)
+
+
+@router.get("/c/{code}/play", response_class=HTMLResponse)
+async def play_page(
+    page: Page, service: ConcoursDep, tournament: TournamentDep, user: CurrentUser, code: Code
+) -> Response:
+    """A player's page of an online concours: his table in the round in play, called as it is drawn."""
+    board = await service.board(code)
+    if board is None:
+        return page("missing.html", status=404, code=code[:20])
+    if user is None:
+        return RedirectResponse(f"/signin?next=/c/{board.concours.code}/play", status_code=303)
+    call = await tournament.call(board, user.id)
+    return page("concours_play.html", board=board, call=call, data=call.data(board), active="concours")
+
+
+@router.get("/c/{code}/play.json")
+async def play_json(
+    service: ConcoursDep, tournament: TournamentDep, user: CurrentUser, lang: Lang, code: Code
+) -> Response:
+    """The signed-in player's call, for his page's script (asked every few seconds)."""
+    board = await service.board(code)
+    if board is None:
+        return JSONResponse({"detail": tr("web.concours.missing", lang)}, status_code=404)
+    if user is None:
+        return JSONResponse({"detail": tr("web.account.signed_out", lang)}, status_code=401)
+    call = await tournament.call(board, user.id)
+    return JSONResponse(call.data(board), headers={"Cache-Control": "no-store"})
 
 
 def _standings_data(board: Board) -> dict[str, Any]:
@@ -406,8 +545,20 @@ async def changes(page: Page, service: ConcoursDep, user: CurrentUser, code: Cod
     if not _organises(board, user):
         return _forbidden(page)
     found = await service.changes(board.concours.id)
-    rows = [(c, described(c.before, page.lang), described(c.after, page.lang)) for c in found]
+    rows = [(c, what_key(c.what), described(c.before, page.lang), described(c.after, page.lang)) for c in found]
     return page("concours_changes.html", board=board, changes=rows, active="concours")
+
+
+def minutes_text(seconds: int, lang: str) -> str:
+    """Seconds as the minutes the form takes: « 0,5 » in French, "0.5" in English, "5" for whole minutes."""
+    text = f"{seconds / 60:.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") if lang == "fr" else text
+
+
+def what_key(what: str) -> str:
+    """The catalogue's key of a logged change's kind."""
+    online = _ONLINE_WHATS.get(what)
+    return f"web.online.{online}" if online else f"web.concours.what.{what}"
 
 
 def described(value: Any, lang: str) -> str:
@@ -430,6 +581,9 @@ def described(value: Any, lang: str) -> str:
         return tr("web.concours.log.deal", lang, deal=value["deal"], contract=contract, side=side + 1, points=points)
     if isinstance(value, dict) and "totals" in value:
         return " – ".join(str(t) for t in value["totals"])
+    if isinstance(value, dict) and "seat" in value and "table" in value:
+        name = tr("web.online.bot", lang) if value.get("bot") else value.get("name", "")
+        return tr("web.online.log_seat", lang, table=value["table"], seat=value["seat"] + 1, name=name)
     if isinstance(value, dict) and "number" in value and "name" in value:
         return f"{value['number']}. {value['name']}"
     return json.dumps(value, ensure_ascii=False)

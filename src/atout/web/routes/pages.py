@@ -9,14 +9,14 @@ from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from atout import __version__
-from atout.i18n import normalize, section
+from atout.i18n import normalize, section, tr
 from atout.rules import PRESETS
-from atout.web.deps import Lang, Page, Pool, Renderer, Service, StoreDep
+from atout.web.deps import ChallengesDep, ConcoursDep, CurrentUser, Lang, Page, Pool, Renderer, Service, StoreDep
 from atout.web.guide import reference_html, rules_html
 from atout.web.limits import MAX_INT
 from atout.web.replay import players, summary
 from atout.web.service import TABLE_LEVELS, TARGET_RANGE
-from atout.web.tokens import format_code
+from atout.web.tokens import account_player, format_code
 
 router = APIRouter()
 
@@ -34,13 +34,31 @@ async def home(page: Page) -> HTMLResponse:
 
 
 @router.get("/t/{code}", response_class=HTMLResponse)
-async def table(page: Page, service: Service, code: str) -> Response:
+async def table(
+    page: Page, service: Service, challenges: ChallengesDep, concours: ConcoursDep, user: CurrentUser, code: str
+) -> Response:
     actor = await service.actor(code)
     if actor is None:
         return page("missing.html", status=404, code=code[:20])
     if code != actor.code:
         return RedirectResponse(f"/t/{actor.code}")
-    return page("table.html", code=actor.code, pretty=format_code(actor.code))
+    # An account's seat (a competition's, a rated table's): the page takes its token from here.
+    seated = user is not None and any(s.player == account_player(user.id) for s in actor.seats)
+    token = service.token(actor.code, account_player(user.id)) if seated and user is not None else ""
+    back, back_label = "", ""  # a competition's table: where its game's end leads
+    if actor.row.challenge_id is not None:
+        back = f"/challenges/{await challenges.code_of(actor.row.challenge_id)}#ranking"
+        back_label = tr("web.challenge.back", page.lang)
+    elif actor.row.concours_id is not None and (found := await concours.code_and_mode(actor.row.concours_id)):
+        back, back_label = f"/c/{found[0]}/play", tr("web.online.back", page.lang)
+    return page(
+        "table.html",
+        code=actor.code,
+        pretty=format_code(actor.code),
+        seat_token=token,
+        back=back,
+        back_label=back_label,
+    )
 
 
 @router.get("/games", response_class=HTMLResponse)
@@ -51,9 +69,11 @@ async def games(page: Page, store: StoreDep, lang: Lang, page_no: PageNo = 0) ->
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-async def game(page: Page, store: StoreDep, lang: Lang, game_id: GameId) -> HTMLResponse:
+async def game(
+    page: Page, store: StoreDep, challenges: ChallengesDep, user: CurrentUser, lang: Lang, game_id: GameId
+) -> HTMLResponse:
     found = await store.game(game_id)
-    if found is None:
+    if found is None or await challenges.hides(found, user.id if user else None):
         return page("missing.html", status=404, code=str(game_id))
     return page("game.html", game=found, players=players(found, lang), summary=summary(found, lang))
 

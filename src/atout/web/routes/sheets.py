@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from atout.actions import strain_symbol, strain_words
 from atout.errors import AtoutError
-from atout.i18n import Message
+from atout.i18n import Message, tr
 from atout.rules import PRESETS, Ruleset
 from atout.web.concours import ConcoursService
 from atout.web.deps import ConcoursDep, CurrentUser, Lang, Page, SheetsDep, check_csrf
@@ -188,6 +188,10 @@ async def _change(
         return page("missing.html", status=404, code=token[:20])
     actor = await actor_of(request, sheet, user, concours)
     form = {k: str(v) for k, v in (await request.form()).items()}
+    if sheet.concours_id is not None and not actor.organiser:
+        found = await concours.code_and_mode(sheet.concours_id)
+        if found is not None and found[1] == "online":  # its table's game fills it: only the organiser corrects
+            return page("refused.html", status=409, message=tr("web.online.sheet_played_online", page.lang))
     try:
         if what == "enter":
             await sheets.enter(token, facts_from_form(sheet.rules, form), actor)

@@ -1,15 +1,19 @@
-"""The tables' API: create a table, read what anyone may know of one, take a seat."""
+"""The tables' API: create a table, read what anyone may know of one, take a seat.
+
+A signed-in visitor (his session's cookie) sits in his account's seat; a rated table is created by one only, and
+only accounts sit there (:mod:`atout.web.ratings`)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from atout.i18n import tr
 from atout.web.actor import Refused
-from atout.web.deps import Address, Lang, LimitsDep, Service, within
+from atout.web.csrf import csrf_valid
+from atout.web.deps import Address, CurrentUser, Lang, LimitsDep, Service, within
 from atout.web.service import HOST_OPTIONS
 from atout.web.store import StoreUnavailable
 from atout.web.tokens import normalize_code
@@ -30,6 +34,9 @@ class NewTable(BaseModel):
     pace: Literal["slow", "normal", "fast"] = "normal"
     #: A practice table: hints on demand, and each card's cost after each deal.
     practice: bool = False
+    #: A rated table: only signed-in accounts sit there, and its games change their ratings (the creator must be
+    #: signed in, and send his CSRF token: ``X-CSRF-Token``).
+    rated: bool = False
 
 
 class TableCreated(Wire):
@@ -51,7 +58,19 @@ class SeatToken(Wire):
 
 
 @router.post("")
-async def create(body: NewTable, service: Service, limits: LimitsDep, address: Address, lang: Lang) -> TableCreated:
+async def create(
+    request: Request,
+    body: NewTable,
+    service: Service,
+    limits: LimitsDep,
+    address: Address,
+    lang: Lang,
+    user: CurrentUser,
+) -> TableCreated:
+    if body.rated and user is None:
+        raise HTTPException(401, tr("web.ratings.error_sign_in_to_create", lang))
+    if body.rated and not await csrf_valid(request):
+        raise HTTPException(403, tr("web.account.csrf", lang))
     within(limits.tables, address, "web.error.too_many_tables", lang)
     try:
         code, token = await service.create(
@@ -63,6 +82,8 @@ async def create(body: NewTable, service: Service, limits: LimitsDep, address: A
             private=body.private,
             pace=body.pace,
             practice=body.practice,
+            rated=body.rated,
+            account=user,
         )
     except Refused as refusal:
         raise HTTPException(400, tr(refusal.key, lang, **refusal.values)) from None
@@ -80,11 +101,13 @@ async def info(code: str, service: Service) -> TableInfo:
 
 
 @router.post("/{code}/seats")
-async def sit(code: str, body: SitDown, service: Service, lang: Lang) -> SeatToken:
+async def sit(code: str, body: SitDown, service: Service, lang: Lang, user: CurrentUser) -> SeatToken:
     code = normalize_code(code)
     try:
-        token = await service.sit(code, body.seat, body.name, service.player(body.token, code))
+        token = await service.sit(code, body.seat, body.name, service.player(body.token, code), user)
     except Refused as refusal:
         status = 409 if refusal.key == "web.error.seat_taken" else 400
         raise HTTPException(status, tr(refusal.key, lang, **refusal.values)) from None
+    except StoreUnavailable:
+        raise HTTPException(503, tr("web.error.unavailable", lang)) from None
     return SeatToken(token=token)

@@ -14,9 +14,10 @@ for (const input of document.querySelectorAll('input[name="name"]')) input.value
 async function create(body, autostart) {
   error.textContent = "";
   localStorage.setItem("atout.name", body.name);
+  const csrf = document.querySelector('meta[name="csrf"]')?.content || "";
   const response = await fetch(`/api/tables?lang=${lang}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -47,7 +48,8 @@ document.getElementById("create-form").addEventListener("submit", (e) => {
   if (form.get("belote_prenable")) options.belote_imprenable = false;
   const body = { preset: form.get("preset"), options, bots: form.get("bots"), name: form.get("name").trim() };
   const practice = { pace: form.get("pace") || "normal", practice: Boolean(form.get("practice")) };
-  create({ ...body, private: Boolean(form.get("private")), ...practice }, false);
+  const rated = Boolean(form.get("rated")); // the server seats a signed-in creator under his account's name
+  create({ ...body, private: Boolean(form.get("private")), ...practice, rated }, false);
 });
 
 // The target's range, said in the catalogue's words (the server refuses what is out of it in the same words).

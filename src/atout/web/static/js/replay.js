@@ -169,4 +169,7 @@ document.addEventListener("keydown", (e) => {
 await loadMessages();
 const response = await fetch(`/api/games/${gameId}?lang=${lang}`);
 state.game = await response.json();
+// A link to one deal (a challenge's page links each deal's analysis): #deal-3 opens the third.
+const asked = /^#deal-(\d+)$/.exec(location.hash);
+if (asked) state.deal = Math.min(Math.max(Number(asked[1]) - 1, 0), state.game.deals.length - 1);
 render();

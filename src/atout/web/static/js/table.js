@@ -48,6 +48,8 @@ const talk = createTalk({ code, send, view: () => state.view }); // talk at the 
 const yourTurn = createTurn({ code, view: () => state.view }); // the tab, a tone, a notification, the clock: turn.js
 const motion = createMotion({ view: () => state.view, sound: yourTurn.sound }); // cards moving, sounds: motion.js
 const practice = createPractice({ send, view: () => state.view }); // hints, each card's cost: practice.js
+// An account's seat (a competition's table): the server gives its token with the page.
+if (document.body.dataset.token) localStorage.setItem(tokenKey(code), document.body.dataset.token);
 const token = () => localStorage.getItem(tokenKey(code));
 
 // ------------------------------------------------------------------ connection
@@ -535,7 +537,12 @@ function resultBox(matchOver) {
   box.append(el("p", "totals", `${t("web.table.totals")} ${scores}`));
   // What to do next comes first: on a phone the details below may need scrolling.
   const row = el("div", "actions");
-  if (matchOver) {
+  const back = document.body.dataset.back; // a competition's table: its game is played once
+  if (matchOver && back) {
+    const link = el("a", "button primary", document.body.dataset.backLabel);
+    link.href = back;
+    row.append(link);
+  } else if (matchOver) {
     if (me() !== null) row.append(button(t("web.table.rematch"), () => send({ type: "rematch" }), "primary"));
     const link = el("a", "", t("web.table.history"));
     link.href = "/games";

@@ -36,6 +36,7 @@ export function lobbyRow(table, t, lang) {
     t("web.lobby.list.target", { points: points(table.target, lang) }),
     t("web.lobby.list.bots", { level: t(`web.level.${table.bots}`) }),
     ...(table.practice ? [t("web.practice.badge")] : []),
+    ...(table.rated ? [t("web.ratings.badge")] : []),
   ];
   const playing = table.status === "playing";
   return {
@@ -62,6 +63,14 @@ export function lobbyRow(table, t, lang) {
 }
 
 function who(seat, t) {
-  if (seat.kind === "human") return seat.name;
+  if (seat.kind === "human") return ratedName(seat, t);
   return t(seat.kind === "bot" ? "web.lobby.list.bot" : "web.lobby.list.free");
+}
+
+/** A seated person's name, with his rating in the table's variant beside it when he has one (an account's),
+ * marked when it is provisional: « Alice (1612) », « Bob (1500, provisoire) ». */
+export function ratedName(seat, t) {
+  if (seat.rating === undefined || seat.rating === null) return seat.name;
+  const key = seat.provisional ? "web.ratings.seat_provisional" : "web.ratings.seat_rating";
+  return t(key, { name: seat.name, rating: String(seat.rating) });
 }
