@@ -324,7 +324,7 @@ def test_the_pages_render_in_both_languages(browser: Browser, server: str) -> No
         page.goto(server + path)
         assert text in page.inner_text("body")
     page.goto(server + "/")
-    page.click("text=EN")
+    page.click("a[hreflang=en]")
     assert "Play against bots" in page.inner_text("body")
     assert page.errors == []  # type: ignore[attr-defined]
 

@@ -14,15 +14,19 @@ import pytest
 from fastapi.testclient import TestClient
 from harness import LOCAL, Harness, Recorder, connect, disconnect, fast_settings, play_random, settle
 from harness.tables import _my_turn
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncConnection
 from test_concours import alert, post, sign_up
 
 from atout.errors import AtoutError
+from atout.web import schema
 from atout.web.accounts import Accounts
-from atout.web.actor import Act, Command, TableActor
+from atout.web.actor import Act, Command, Refused, TableActor
 from atout.web.app import create_app
 from atout.web.challenges import Challenge, ChallengeService
 from atout.web.client import actions
 from atout.web.settings import Settings
+from atout.web.states import SeatKind
 from atout.web.tokens import account_player
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
@@ -49,7 +53,7 @@ class World:
 
     async def challenge(self, deals: int = 2, hours: int = 24) -> Challenge:
         closes = datetime.now(UTC) + timedelta(hours=hours)
-        return await self.challenges.create("Défi du test", "coinche", deals, "club", closes)
+        return await self.challenges.create("Défi du test", "coinche", deals, closes)
 
     async def sit(self, challenge: Challenge, account_id: int, name: str) -> tuple[TableActor, Recorder]:
         code = await self.challenges.play(challenge, account_id, name)
@@ -185,9 +189,9 @@ async def test_a_closed_challenge_takes_no_new_participant(tmp_path: Path) -> No
 
 async def test_the_daily_challenge_is_created_once_a_day(tmp_path: Path) -> None:
     async with World(fast_settings(tmp_path)) as world:
-        first = await world.challenges.ensure_daily(date(2026, 11, 28), "coinche", 12, "club")
-        again = await world.challenges.ensure_daily(date(2026, 11, 28), "coinche", 12, "club")
-        other = await world.challenges.ensure_daily(date(2026, 11, 29), "coinche", 12, "club")
+        first = await world.challenges.ensure_daily(date(2026, 11, 28), "coinche", 12)
+        again = await world.challenges.ensure_daily(date(2026, 11, 28), "coinche", 12)
+        other = await world.challenges.ensure_daily(date(2026, 11, 29), "coinche", 12)
         assert first == again and other.id != first.id
         assert first.day == "2026-11-28" and first.deals == 12 and first.rules.name == "coinche"
         assert first.closes_at < other.closes_at
@@ -227,15 +231,13 @@ def app_client(tmp_path: Path) -> TestClient:
 def test_an_organiser_creates_a_challenge_and_a_participant_starts_and_resumes_it(tmp_path: Path) -> None:
     with app_client(tmp_path) as client:
         sign_up(client, "Organisatrice")  # the first account: the administrator, an organiser
-        refused = post(
-            client, "/challenges", {"name": "Défi", "preset": "coinche", "deals": "0", "bots": "club"} | {"hours": "24"}
-        )
+        refused = post(client, "/challenges", {"name": "Défi", "preset": "coinche", "deals": "0", "hours": "24"})
         assert refused.status_code == 400 and "de 1 à 32 donnes" in alert(refused)
         assert "Aucun défi ouvert" in client.get("/challenges").text  # nothing was created
         created = post(
             client,
             "/challenges",
-            {"name": "Défi du lundi", "preset": "coinche", "deals": "3", "bots": "club", "hours": "24"},
+            {"name": "Défi du lundi", "preset": "coinche", "deals": "3", "hours": "24"},
         )
         assert created.status_code == 303
         url = created.headers["location"]
@@ -260,7 +262,7 @@ def test_only_an_organiser_creates_a_challenge(tmp_path: Path) -> None:
         sign_up(client, "Organisatrice")
         client.cookies.clear()
         sign_up(client, "Joueur")
-        form = {"name": "Défi", "preset": "coinche", "deals": "3", "bots": "club", "hours": "24"}
+        form = {"name": "Défi", "preset": "coinche", "deals": "3", "hours": "24"}
         assert post(client, "/challenges", form).status_code == 403
         assert "Aucun défi ouvert" in client.get("/challenges").text
 
@@ -273,3 +275,55 @@ def test_a_server_creates_the_days_challenge_when_it_starts(tmp_path: Path) -> N
         assert f"Défi du jour du {today}" in listed and "Belote contrée · 6 donnes" in listed
     with TestClient(create_app(settings), client=LOCAL) as client:  # restarted: the same day, the same one
         assert client.get("/challenges").text.count("Défi du jour du") == 1
+
+
+async def test_nobody_else_sits_at_a_challenges_table_and_its_player_does_not_leave(tmp_path: Path) -> None:
+    async with World(fast_settings(tmp_path)) as world:
+        challenge = await world.challenge()
+        actor, conn = await world.sit(challenge, await world.person("Anne"), "Anne")
+        partner = (challenge.seat + 2) % 4
+        with pytest.raises(Refused, match="competition_seat"):  # a friend in a bot's seat would see its hand
+            await world.harness.service.sit(actor.code, partner, "Ami", None)
+        actor.submit(Command(conn, "leave"))  # a bot would play the deal she does not like
+        await settle(actor)
+        assert conn.messages[-1]["code"] == "competition_seat"
+        assert [s.kind for s in actor.seats].count(SeatKind.HUMAN) == 1 and actor.seats[
+            challenge.seat
+        ].player == conn.player
+
+
+async def test_who_stops_after_a_good_deal_is_not_ranked_until_he_finishes(tmp_path: Path) -> None:
+    async with World(fast_settings(tmp_path)) as world:
+        challenge = await world.challenge(deals=2)
+        for seed, name in enumerate(("Anne", "Bruno")):
+            actor, conn = await world.sit(challenge, await world.person(name), name)
+            await play_random(actor, [conn], random.Random(seed))
+        actor, conn = await world.sit(challenge, await world.person("Chloé"), "Chloé")
+        await play_deals(actor, conn, random.Random(9), deals=1)
+        results = await world.challenges.results(challenge)
+        assert sorted(results.names.values()) == ["Anne", "Bruno"]  # ranked: those who finished
+        assert results.unfinished == [("Chloé", 1)]
+        assert all(len(lines) and sum(line.count for line in lines) == 2 for lines in results.field.values())
+
+
+async def test_what_is_played_after_the_close_does_not_count(tmp_path: Path) -> None:
+    async with World(fast_settings(tmp_path)) as world:
+        challenge = await world.challenge(deals=2)
+        anne = await world.person("Anne")
+        actor, conn = await world.sit(challenge, anne, "Anne")
+        await play_deals(actor, conn, random.Random(5), deals=1)
+
+        async def close(connection: AsyncConnection) -> None:
+            c = schema.challenges.c
+            await connection.execute(
+                update(schema.challenges).where(c.id == challenge.id).values(closes_at=datetime.now(UTC))
+            )
+
+        await world.harness.store.transaction(close)
+        closed = await world.challenges.get(challenge.code)
+        assert closed is not None and not closed.open()
+        with pytest.raises(AtoutError, match="terminé"):  # her unfinished table is closed to her too
+            await world.challenges.play(closed, anne, "Anne")
+        await play_random(actor, [conn], random.Random(6))  # played on anyway, by its address
+        entry = await world.challenges.entry(closed, anne)
+        assert entry is not None and entry.played == 1 and not entry.finished

@@ -35,9 +35,9 @@ from atout.notation import seat_letters
 from atout.rules import Ruleset
 from atout.web import schema
 from atout.web.accounts import Account
-from atout.web.actor import Command, TableActor
+from atout.web.actor import Command, Refused, TableActor
 from atout.web.app import create_app
-from atout.web.ratings import START, RatingListener, Ratings, game_results, new_ratings, ready_to_rate
+from atout.web.ratings import START, RatingListener, Ratings, game_results, new_ratings
 from atout.web.store import Store
 from atout.web.tokens import account_player
 
@@ -89,7 +89,7 @@ def sign_up(client: TestClient, name: str) -> None:
 
 
 def create_rated(client: TestClient, preset: str = "coinche", **extra: Any) -> Any:
-    body = {"preset": preset, "name": "typed", "rated": True, "options": {"target": 1}, **extra}
+    body = {"preset": preset, "name": "typed", "rated": True, **extra}
     return client.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf_of(client)})
 
 
@@ -107,7 +107,7 @@ async def drive(actor: TableActor, players: list[str], seed: int) -> None:
     for conn in conns:
         connect(actor, conn)
     await settle(actor)
-    assert ready_to_rate(actor)
+    assert not actor.row.rated or actor.accounts_seated
     actor.submit(Command(next(c for c in conns if c.player == actor.row.host), "start"))
     await play_random(actor, conns, random.Random(seed))
     await settle(actor)
@@ -251,7 +251,7 @@ async def test_two_accounts_at_belote_a_deux_are_rated_player_against_player(tmp
         ratings = Ratings(harness.store)
         harness.service.listeners.append(RatingListener(ratings))
         ann, bob = await add_accounts(harness.store, "Ann", "Bob")
-        code, _ = await harness.service.create("deux", {"target": 1}, "club", 0, "x", rated=True, account=ann)
+        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
         await harness.service.sit(code, 1, "y", None, bob)
         actor = await harness.service.actor(code)
         assert actor is not None
@@ -278,16 +278,17 @@ async def test_an_unrated_table_or_a_bot_at_a_rated_one_changes_nothing(tmp_path
         actor = await harness.service.actor(code)
         assert actor is not None and not actor.row.rated
         await drive(actor, [account_player(ann.id), account_player(bob.id)], 4)
-        # A rated table started with a bot in a seat (as an actor's own start would): not rated either.
-        code, _ = await harness.service.create("deux", {"target": 1}, "club", 0, "x", rated=True, account=ann)
+        # A rated table with a seat still open does not start: no bot fills a rated game's seat.
+        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
         actor = await harness.service.actor(code)
-        assert actor is not None and not ready_to_rate(actor)
+        assert actor is not None and actor.row.bots == "debutant" and not actor.accounts_seated
         conn = Recorder(account_player(ann.id))
         connect(actor, conn)
         actor.submit(Command(conn, "start"))
-        await play_random(actor, [conn], random.Random(4))
         await settle(actor)
-        assert actor.status == "finished"
+        assert actor.status == "lobby" and conn.messages[-1]["code"] == "rated_seats"
+        with pytest.raises(Refused, match="error_options"):  # one ladder a variant: its own rules
+            await harness.service.create("deux", {"target": 1}, "club", 0, "x", rated=True, account=ann)
         assert await rows(harness.store) == []
         assert await game_ids(harness.store) == []
 

@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 
 from atout.i18n import tr
 from atout.web.actor import Command, SetTalk, Speak, TableActor
+from atout.web.challenges import ChallengeService
 from atout.web.protocol import BadMessage, Say, ServerMessage, parse_message
 from atout.web.routes.games import game as game_api
 
@@ -168,7 +169,8 @@ async def test_a_finished_game_keeps_what_was_said_during_it(tmp_path: Path) -> 
         said = await harness.store.game_talk(games[0].id)
         assert [(line.quick, line.game_no) for line in said] == [("thanks", 1)]
         assert await harness.store.game_talk(games[0].id + 1) == []
-        page = await game_api(games[0].id, harness.store, "en")  # the game page lists it, in its reader's words
+        challenges = ChallengeService(harness.store, harness.service)
+        page = await game_api(games[0].id, harness.store, challenges, None, "en")  # in its reader's words
         assert [(line.name, line.text) for line in page.talk] == [("Joueur 0", "Thanks")]
 
 

@@ -63,6 +63,7 @@ from atout.web.protocol import Event as WireEvent
 from atout.web.settings import Settings
 from atout.web.states import SeatKind, TableStatus
 from atout.web.store import ActionRow, DuplicateAction, SeatRow, Store, StoreUnavailable, TableRow, TalkRow
+from atout.web.tokens import player_account
 from atout.web.views import SeatState, TableState, Viewer, changes, table_view
 from atout.web.wire import LobbyTable, SeatInfo, TableInfo, TableView, TalkLine
 from atout.web.workers import AnalysisRow, BotPool, BotRequest
@@ -528,6 +529,10 @@ class TableActor:
         if self.status is TableStatus.FINISHED:
             raise Refused("web.error.finished")
         seat = self.seats[number]
+        if self.row.competition:  # its seats are the draw's (or the organiser's): its players are already there
+            if seat.kind is SeatKind.HUMAN and seat.player == player:
+                return
+            raise Refused("web.error.competition_seat")
         if seat.kind is SeatKind.HUMAN and seat.player != player:
             raise Refused("web.error.seat_taken")
         old = self._seat_of(player)
@@ -601,11 +606,15 @@ class TableActor:
                 raise Refused("web.error.started")
             if not self._may_start(conn.player):
                 raise Refused("web.error.host_only")
+            if self.row.rated and not self.accounts_seated:
+                raise Refused("web.ratings.rated_seats")  # a rated game is between people: no bot fills a seat
             await self._start_game()
             return
         if seat is None:
             raise Refused("web.error.not_seated")
         if kind == "leave":
+            if self.row.competition:
+                raise Refused("web.error.competition_seat")
             await self._leave(seat)
         elif kind == "continue":
             if self.game is None or not self.game.deal_over or seat.seat not in self.waiting:
@@ -622,6 +631,11 @@ class TableActor:
             if self.status is not TableStatus.FINISHED:
                 raise Refused("web.error.not_finished")
             await self._new_game()
+
+    @property
+    def accounts_seated(self) -> bool:
+        """Every seat is held by a signed-in account (a rated table starts only so)."""
+        return all(s.kind is SeatKind.HUMAN and player_account(s.player) is not None for s in self.seats)
 
     def _may_start(self, player: str | None) -> bool:
         """The host starts the game; if he has given up his seat, any seated player may."""
@@ -833,6 +847,8 @@ class TableActor:
         game = self.game
         if game is None or game.seq != seq or game.turn != seat or not self._bot_plays(self.seats[seat]):
             return  # the table moved on (or the player came back) while the bot thought
+        if self.row.paused:
+            return  # decided before the pause: it thinks again when the table goes on
         try:
             checked = game.check(seat, action)
         except IllegalAction:

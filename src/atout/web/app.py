@@ -76,9 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         daily = None
         if settings.daily_challenge:
-            today = (datetime.now().date(), settings.daily_challenge, settings.daily_deals, settings.daily_bots)
-            await challenges_.ensure_daily(*today)
-            run = challenges_.run_daily(settings.daily_challenge, settings.daily_deals, settings.daily_bots)
+            await challenges_.ensure_daily(datetime.now().date(), settings.daily_challenge, settings.daily_deals)
+            run = challenges_.run_daily(settings.daily_challenge, settings.daily_deals)
             daily = asyncio.create_task(run, name="atout daily challenge")
         try:
             yield

@@ -27,6 +27,7 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -39,12 +40,13 @@ from atout.auction import Contract
 from atout.competitions.duplicate import ChallengeStanding, challenge_standings, percentages
 from atout.errors import AtoutError
 from atout.i18n import Message
+from atout.match import Match
 from atout.notation import seat_letters
 from atout.rules import PRESETS, Ruleset
 from atout.web import schema
 from atout.web.actor import TableActor
 from atout.web.locks import KeyedLocks
-from atout.web.service import TABLE_LEVELS, TableService
+from atout.web.service import TableService
 from atout.web.states import SeatKind
 from atout.web.store import GameRow, SeatRow, Store
 from atout.web.tokens import account_player
@@ -56,6 +58,9 @@ DEALS_RANGE = (1, 32)
 HOURS_RANGE = (1, 24 * 14)
 #: Challenges listed on their page besides the open ones: the last closed.
 CLOSED_LISTED = 20
+#: The bots of every challenge: the club player's rules choose the same move in the same position, so the same
+#: play meets the same replies (the beginner's chance and the expert's search bounded in time would not).
+CHALLENGE_BOTS = "club"
 #: The code's alphabet (no 0/O, 1/I/L): read aloud or typed from a poster.
 _ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -167,6 +172,8 @@ class Results:
     field: dict[int, list[FieldLine]]
     #: Deal number → the viewer's own result, if he played it.
     mine: dict[int, PlayedDeal]
+    #: Those who started and have not finished (ranked once they have): name and deals played.
+    unfinished: list[tuple[str, int]]
 
 
 class ChallengeService:
@@ -186,15 +193,12 @@ class ChallengeService:
         name: str,
         preset: str,
         deals: int,
-        bots: str,
         closes_at: datetime,
         created_by: int | None = None,
         day: str | None = None,
     ) -> Challenge:
         """A new challenge, open until ``closes_at``; its seed is drawn at random and never shown."""
         rules = challenge_rules(preset, deals)
-        if bots not in TABLE_LEVELS:
-            raise _refused("bots")
         name = " ".join(name.split())[:80]
         if not name:
             raise _refused("name")
@@ -207,7 +211,7 @@ class ChallengeService:
                 deals=deals,
                 seed=self.rng.randrange(1 << 62),
                 first_dealer=self.rng.randrange(rules.players),
-                bots=bots,
+                bots=CHALLENGE_BOTS,
                 created_at=_now(),
                 closes_at=closes_at,
                 day=day,
@@ -223,7 +227,7 @@ class ChallengeService:
         assert found is not None
         return found
 
-    async def ensure_daily(self, today: date, preset: str, deals: int, bots: str) -> Challenge:
+    async def ensure_daily(self, today: date, preset: str, deals: int) -> Challenge:
         """Today's daily challenge, created if it does not exist yet (by this server or another)."""
         day = today.isoformat()
         found = await self._one(schema.challenges.c.day == day)
@@ -232,13 +236,13 @@ class ChallengeService:
         closes = datetime.combine(today + timedelta(days=1), time()).astimezone()  # the next local midnight
         name = day  # the pages call it « Défi du jour » in the visitor's language
         try:
-            return await self.create(name, preset, deals, bots, closes.astimezone(UTC), day=day)
+            return await self.create(name, preset, deals, closes.astimezone(UTC), day=day)
         except IntegrityError:  # another server created it first
             found = await self._one(schema.challenges.c.day == day)
             assert found is not None
             return found
 
-    async def run_daily(self, preset: str, deals: int, bots: str) -> None:
+    async def run_daily(self, preset: str, deals: int) -> None:
         """Create each day's challenge after each local midnight (and at least every hour, should the clock
         move), until cancelled; the server creates the first one at start (:meth:`ensure_daily`)."""
         while True:
@@ -246,7 +250,7 @@ class ChallengeService:
             midnight = datetime.combine(now.date() + timedelta(days=1), time()).astimezone()
             await asyncio.sleep(min(3600.0, (midnight - now).total_seconds() + 5))
             try:
-                await self.ensure_daily(datetime.now().date(), preset, deals, bots)
+                await self.ensure_daily(datetime.now().date(), preset, deals)
             except Exception:  # the database may be down: the next hour tries again
                 log.exception("the daily challenge could not be created")
 
@@ -323,18 +327,18 @@ class ChallengeService:
         return await self.store.transaction(work)
 
     async def results(self, challenge: Challenge, viewer: int | None = None) -> Results:
-        """The ranking over every deal recorded so far (each deal compared among those who played it) and the
-        field's view of each deal; ``viewer``'s own lines marked."""
-        played = await self._played(challenge)
+        """The ranking of those who finished (each deal compared among them) and the field's view of each deal;
+        ``viewer``'s own lines marked. A participant is ranked once he has finished: stopping after a good deal
+        ranks nobody."""
+        entries = await self.entries(challenge)
+        finished = {e.id for e in entries if e.finished}
+        played = [p for p in await self._played(challenge) if p.entry_id in finished]
         by_deal: dict[int, dict[int, int]] = {}
         for p in played:
             by_deal.setdefault(p.deal_no, {})[p.entry_id] = p.score
         standings = challenge_standings(by_deal)
         names = {p.entry_id: p.name for p in played}
-        viewer_entry = None
-        if viewer is not None:
-            entry = await self.entry(challenge, viewer)
-            viewer_entry = entry.id if entry is not None else None
+        viewer_entry = next((e.id for e in entries if e.account_id == viewer), None)
         mine = {p.deal_no: p for p in played if p.entry_id == viewer_entry}
         field: dict[int, list[FieldLine]] = {}
         for deal_no, scores in sorted(by_deal.items()):
@@ -355,48 +359,56 @@ class ChallengeService:
                 for group in groups.values()
             ]
             field[deal_no] = sorted(lines, key=lambda line: (-line.count, -line.mean_score))
-        return Results(standings, names, field, mine)
+        unfinished = [(e.name, e.played) for e in entries if not e.finished]
+        return Results(standings, names, field, mine, unfinished)
 
     # -------------------------------------------------------------- playing
     async def play(self, challenge: Challenge, account_id: int, name: str) -> str:
         """The code of the participant's table: his own, created the first time (while the challenge is open),
-        the same one after (he resumes where he was; a finished one shows his game)."""
+        the same one after (he resumes where he was; a finished one shows his game). Once the challenge has
+        closed, an unfinished table is closed to him too (what he would play there would not count)."""
         async with self._locks(f"{challenge.id}:{account_id}"):
             entry = await self.entry(challenge, account_id)
-            if entry is not None:
-                return entry.table_code
-            if not challenge.open():
+            if entry is not None and not entry.finished and not challenge.open():
                 raise _refused("closed")
-            player = account_player(account_id)
-            seats = [SeatRow(s, SeatKind.BOT, challenge.bots, None) for s in range(challenge.rules.players)]
-            seats[challenge.seat] = SeatRow(challenge.seat, SeatKind.HUMAN, name, player)
-            code = await self.tables.create_seated(
+            if entry is None:
+                if not challenge.open():
+                    raise _refused("closed")
+                code = self.tables.new_code()
+
+                async def work(conn: AsyncConnection) -> None:
+                    values = dict(challenge_id=challenge.id, account_id=account_id, table_code=code, started_at=_now())
+                    await conn.execute(insert(schema.challenge_entries).values(**values))
+
+                with suppress(IntegrityError):  # another server entered him first: his table is that one
+                    await self.store.transaction(work)
+                entry = await self.entry(challenge, account_id)
+                assert entry is not None
+            if await self.store.table(entry.table_code) is None:  # the entry comes first, then its table
+                await self._seat(challenge, entry, name)
+            return entry.table_code
+
+    async def _seat(self, challenge: Challenge, entry: Entry, name: str) -> None:
+        player = account_player(entry.account_id)
+        seats = [SeatRow(s, SeatKind.BOT, challenge.bots, None) for s in range(challenge.rules.players)]
+        seats[challenge.seat] = SeatRow(challenge.seat, SeatKind.HUMAN, name, player)
+        with suppress(IntegrityError):  # another server created it meanwhile
+            await self.tables.create_seated(
                 challenge.rules,
                 challenge.bots,
                 seats,
                 player,
                 match_seed=challenge.seed,
                 first_dealer=challenge.first_dealer,
+                code=entry.table_code,
                 challenge_id=challenge.id,
                 fixed_deals=challenge.deals,
             )
 
-            async def work(conn: AsyncConnection) -> None:
-                values = dict(challenge_id=challenge.id, account_id=account_id, table_code=code, started_at=_now())
-                await conn.execute(insert(schema.challenge_entries).values(**values))
-
-            try:
-                await self.store.transaction(work)
-            except IntegrityError:  # another server seated him first: his table is that one
-                entry = await self.entry(challenge, account_id)
-                assert entry is not None
-                return entry.table_code
-            return code
-
     # ----------------------------------------------------- TableListener
     async def deal_over(self, actor: TableActor) -> None:
-        if actor.row.challenge_id is not None:
-            await self._record(actor, finished=False)
+        if actor.row.challenge_id is not None:  # the last deal's end finishes the challenge (its game saved next)
+            await self._record(actor, finished=actor.game is not None and actor.game.finished)
 
     async def game_saved(self, actor: TableActor, game_id: int) -> None:
         if actor.row.challenge_id is not None:
@@ -406,27 +418,19 @@ class ChallengeService:
         """Record every deal of the table's match not recorded yet (each write may come again: idempotent)."""
         game = actor.game
         assert game is not None
-        rules = actor.rules
-        seat = seat_letters(rules).index("S")
-        side = rules.side_of(seat)
-        rows = []
-        for deal_no, entry in enumerate(game.match.entries):
-            others = [points for s, points in entry.marks.items() if s != side]
-            contract = entry.facts.contract if entry.facts is not None else None
-            rows.append(
-                dict(
-                    deal_no=deal_no,
-                    score=entry.marks[side] - max(others, default=0),
-                    points=entry.marks[side],
-                    contract=_contract_data(contract),
-                )
-            )
-        e, r = schema.challenge_entries.c, schema.challenge_results.c
+        side = actor.rules.side_of(seat_letters(actor.rules).index("S"))
+        rows = [
+            dict(deal_no=deal_no, score=score, points=points, contract=_contract_data(contract))
+            for deal_no, (score, points, contract) in enumerate(deal_results(game.match, side))
+        ]
+        e, r, c = schema.challenge_entries.c, schema.challenge_results.c, schema.challenges.c
 
         async def work(conn: AsyncConnection) -> None:
-            entry_id = (await conn.execute(select(e.id).where(e.table_code == actor.code))).scalar()
-            if entry_id is None:
-                return
+            query = select(e.id, c.closes_at).join(schema.challenges, c.id == e.challenge_id)
+            found = (await conn.execute(query.where(e.table_code == actor.code))).first()
+            if found is None or _now() >= _aware(found.closes_at):
+                return  # what is played after the close does not count
+            entry_id = found.id
             known = set((await conn.execute(select(r.deal_no).where(r.entry_id == entry_id))).scalars())
             new = [dict(entry_id=entry_id, played_at=_now(), **row) for row in rows if row["deal_no"] not in known]
             if new:
@@ -526,6 +530,30 @@ def _challenge(row: Any) -> Challenge:
         closes_at=_aware(row["closes_at"]),
         day=row["day"],
     )
+
+
+def deal_results(match: Match, side: int) -> list[tuple[int, int, Contract | None]]:
+    """Each deal's result for ``side``: its score (its points on the deal minus the best other side's), its points,
+    and the contract (None: passed out). A deal's own points: a litige's points held for the next contract are
+    the litige deal's, not the next deal's (every participant is compared on the deal itself).
+
+    >>> from atout.scoring import DealFacts
+    >>> rules = Ruleset.preset("coinche", target=0, deals=2)
+    >>> match = Match(rules, seed=1)
+    >>> _ = match.add_facts(DealFacts.from_takers_points(rules, Contract(80, 1, 0), 81))  # a litige: 81 each
+    >>> _ = match.add_facts(DealFacts.from_takers_points(rules, Contract(80, 2, 1), 100))
+    >>> [e.marks for e in match.entries]  # the second deal's marks carry the litige's 80 held
+    [{0: 0, 1: 80}, {0: 60, 1: 260}]
+    >>> [(score, points) for score, points, _ in deal_results(match, 1)]
+    [(80, 80), (120, 180)]
+    """
+    results = []
+    for entry in match.entries:
+        marks = dict(entry.score.marks) if entry.score is not None else {s: 0 for s in match.rules.sides}
+        others = [points for s, points in marks.items() if s != side]
+        contract = entry.facts.contract if entry.facts is not None else None
+        results.append((marks[side] - max(others, default=0), marks[side], contract))
+    return results
 
 
 def _contract_data(contract: Contract | None) -> dict[str, Any] | None:

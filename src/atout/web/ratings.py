@@ -117,13 +117,6 @@ def seat_accounts(rules_players: int, seats: Sequence[SeatRow], actions: Sequenc
     return found
 
 
-def ready_to_rate(actor: TableActor) -> bool:
-    """Whether a table may start: any table but a rated one, which needs every seat an account's."""
-    if not actor.row.rated:
-        return True
-    return all(s.kind is SeatKind.HUMAN and player_account(s.player) is not None for s in actor.seats)
-
-
 def game_results(players: int, scores: dict[int, int], winner: int | None) -> list[tuple[int, int, float]]:
     """A finished game's results between its sides, each ``(side a, side b, a's score)``: with four players the
     two partnerships, the winner scoring 1 (a game without a winner: the higher total, an equal one a draw); with

@@ -90,7 +90,7 @@ tables = Table(
     Column("seat_timeout", Float, nullable=True),
     Column("paused", Boolean, nullable=False, server_default=false()),
     Column("rated", Boolean, nullable=False, server_default=false()),
-    Index("ix_tables_concours", "concours_id", "round_no"),
+    Index("ix_tables_concours", "concours_id", "round_no", "table_no", unique=True),
 )
 
 seats = Table(

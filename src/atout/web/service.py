@@ -126,12 +126,15 @@ class TableService:
             raise Refused("web.ratings.error_sign_in_to_create")
         if rated and practice:
             raise Refused("web.ratings.error_practice")
+        if rated and rules != Ruleset.preset(preset):  # one ladder a variant: its own rules, its own target
+            raise Refused("web.ratings.error_options")
         if rated and account is not None:
             name = account.name
+            bots = "debutant"  # who stands in for an absent player: handing a deal to a bot never helps
         player = new_player_id() if account is None else account_player(account.id)
         seats = [SeatRow(s, SeatKind.OPEN, "", None) for s in range(rules.players)]
         seats[seat] = SeatRow(seat, SeatKind.HUMAN, clean_name(name), player)
-        code = self._new_code()
+        code = self.new_code()
         first_dealer = self.rng.randrange(rules.players)  # drawn at random (FFB §3.1)
         await self.store.create_table(
             code,
@@ -157,14 +160,15 @@ class TableService:
         host: str,
         match_seed: int | None = None,
         first_dealer: int | None = None,
+        code: str | None = None,
         **competition: Any,
     ) -> str:
         """A competition's table, its seats given (people by their player ids, bots), its match started at
         once; private (never listed); returns its code. ``competition``: the :class:`TableRow` fields that make
-        it a tournament's or a challenge's table."""
+        it a tournament's or a challenge's table; ``code``: one drawn before (:meth:`new_code`)."""
         if bots not in TABLE_LEVELS:
             raise Refused("web.error.bad_level")
-        code = self._new_code()
+        code = code or self.new_code()
         await self.store.create_table(
             code,
             rules.to_json(),
@@ -181,7 +185,7 @@ class TableService:
         )
         return code
 
-    def _new_code(self) -> str:
+    def new_code(self) -> str:
         """A new table code of this server's shard."""
         while True:
             code = new_code()

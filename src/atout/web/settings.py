@@ -48,10 +48,9 @@ class Settings:
     session_days: int = 30
     #: Failed sign-ins allowed per client address, and per account name, in 15 minutes.
     signin_attempts: int = 10
-    #: The daily challenge the server creates by itself: its variant (None: none), deals and bots' level.
+    #: The daily challenge the server creates by itself: its variant (None: none) and deals (its bots are club's).
     daily_challenge: str | None = "coinche"
     daily_deals: int = 12
-    daily_bots: str = "club"
 
     def url(self) -> str:
         from atout.web.store import default_url

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from atout.errors import AtoutError
@@ -186,19 +187,22 @@ class Tournament:
                 if not sheet.sides[1] or sheet.table_no in existing:
                     continue
                 draw = random.Random(f"{c.seed}:{c.round_no}:{sheet.table_no}")
-                table = await self.tables.create_seated(
-                    c.rules,
-                    c.bots,
-                    self._seats(board, sheet),
-                    account_player(c.organiser_id),
-                    draw.getrandbits(62),
-                    draw.randrange(c.rules.players),
-                    concours_id=c.id,
-                    round_no=c.round_no,
-                    table_no=sheet.table_no,
-                    seat_timeout=float(c.absent_delay),
-                    paused=c.paused,
-                )
+                try:
+                    table = await self.tables.create_seated(
+                        c.rules,
+                        c.bots,
+                        self._seats(board, sheet),
+                        account_player(c.organiser_id),
+                        draw.getrandbits(62),
+                        draw.randrange(c.rules.players),
+                        concours_id=c.id,
+                        round_no=c.round_no,
+                        table_no=sheet.table_no,
+                        seat_timeout=float(c.absent_delay),
+                        paused=c.paused,
+                    )
+                except IntegrityError:  # another server created it meanwhile
+                    continue
                 created.append(table)
                 existing[sheet.table_no] = (table, TableStatus.PLAYING)
             for table, status in existing.values():

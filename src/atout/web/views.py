@@ -171,7 +171,7 @@ def _match(table: TableState, viewer: Viewer) -> MatchView | None:
         target=rules.target,
         deals=rules.deals,
         held=match.held,
-        finished=match.finished,
+        finished=table.game.finished,  # a challenge's game ends after its deals, a winner or not
         winner=match.winner,
         history=[s.history_line(n, entry, lang) for n, entry in enumerate(match.entries, 1)],
     )

@@ -16,7 +16,6 @@ from atout.rules import PRESETS
 from atout.web.challenges import DEALS_RANGE, HOURS_RANGE
 from atout.web.deps import ChallengesDep, CurrentUser, Lang, Page, SignedIn, check_csrf
 from atout.web.guide import rules_section
-from atout.web.service import TABLE_LEVELS
 
 router = APIRouter()
 
@@ -26,7 +25,6 @@ Code = Annotated[str, PathParam(min_length=4, max_length=16)]
 def _create_context(error: str | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "presets": list(PRESETS),
-        "levels": TABLE_LEVELS,
         "deals_range": DEALS_RANGE,
         "hours_range": HOURS_RANGE,
         "error": error,
@@ -78,7 +76,6 @@ async def create_challenge(
             form.get("name", ""),
             form.get("preset", ""),
             deals,
-            form.get("bots", ""),
             datetime.now(UTC) + timedelta(hours=hours),
             created_by=user.id,
         )

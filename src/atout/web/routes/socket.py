@@ -15,7 +15,6 @@ from atout.web.protocol import Act as ActMessage
 from atout.web.protocol import BadMessage, ErrorMessage, Hello, Outgoing, Pong, RateLimit, Say, Simple, parse_message
 from atout.web.protocol import Lang as LangMessage
 from atout.web.protocol import SetTalk as SetTalkMessage
-from atout.web.ratings import ready_to_rate
 
 router = APIRouter()
 
@@ -136,9 +135,6 @@ async def table_socket(websocket: WebSocket, code: str, service: Service) -> Non
             elif isinstance(message, Simple) and message.type == "ping":
                 conn.send(Pong())
             elif isinstance(message, Simple):
-                if message.type == "start" and not ready_to_rate(actor):  # no bot fills a rated table's seat
-                    conn.send(ErrorMessage(code="rated_seats", message=tr("web.ratings.error_seats", conn.lang)))
-                    continue
                 actor.submit(Command(conn, message.type))
     except WebSocketDisconnect:
         pass

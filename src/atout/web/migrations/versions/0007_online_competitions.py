@@ -49,7 +49,8 @@ def upgrade() -> None:
         op.add_column("tables", sa.Column(name, kind, nullable=True))
     op.add_column("tables", sa.Column("paused", sa.Boolean, nullable=False, server_default=sa.false()))
     op.add_column("tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
-    op.create_index("ix_tables_concours", "tables", ["concours_id", "round_no"])
+    # One web table a tournament's table, even when two servers seat a round at once (NULLs never collide).
+    op.create_index("ix_tables_concours", "tables", ["concours_id", "round_no", "table_no"], unique=True)
     op.add_column("concours", sa.Column("mode", sa.String(8), nullable=False, server_default="cards"))
     op.add_column("concours", sa.Column("absent_delay", sa.Integer, nullable=False, server_default="300"))
     op.add_column("concours", sa.Column("bots", sa.String(32), nullable=False, server_default="club"))
