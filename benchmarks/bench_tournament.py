@@ -58,13 +58,13 @@ async def person(base: str, code: str, name: str, think: float, seed: int, stats
 
 
 async def run(args: argparse.Namespace, base: str, server: int, postgres: int | None) -> dict[str, object]:
+    desk = httpx2.AsyncClient(base_url=base, timeout=120)
+    await post(desk, "/signup", {"name": "Organisatrice", "password": PASSWORD})  # the first: the administrator
     people = [(f"A{n}", f"B{n}") for n in range(1, args.people + 1)]
     for pair in people:
         for name in pair:
             async with httpx2.AsyncClient(base_url=base, timeout=120) as client:
                 await post(client, "/signup", {"name": name, "password": PASSWORD})
-    desk = httpx2.AsyncClient(base_url=base, timeout=120)
-    await post(desk, "/signup", {"name": "Organisatrice", "password": PASSWORD})
     form = {"name": "Tournoi de charge", "rounds": "3", "draw": "random", "ranking": "points", "preset": "coinche"}
     form |= {"end": "deals", "count": str(args.deals), "mode": "online", "absent_delay": str(args.absent)}
     created = await post(desk, "/concours", {**form, "bots": "club"})
