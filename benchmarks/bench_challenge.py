@@ -60,6 +60,34 @@ class Stats:
     finished: int = 0
 
 
+def ms(values: list[float], p: float | None = None) -> str:
+    """The median of timings (or their ``p`` quantile), in milliseconds."""
+    values = sorted(values)
+    value = values[min(len(values) - 1, int(p * len(values)))] if p is not None else statistics.median(values)
+    return f"{1000 * value:.1f} ms"
+
+
+class Usage:
+    """The CPU the server's process, its bot workers, PostgreSQL and this process use from now on, in cores."""
+
+    def __init__(self, server: int, postgres: int | None) -> None:
+        self.server, self.postgres, self.workers = server, postgres, children(server)
+        self.start = time.perf_counter()
+        self.before = cpu_seconds([server]), cpu_seconds(self.workers), time.process_time()
+        self.database = process_cpu(postgres)
+
+    def cores(self) -> tuple[float, float, float, float]:
+        """The server's, its workers', PostgreSQL's and this process's, since it was made."""
+        spent = time.perf_counter() - self.start
+        database = sum(v - self.database.get(pid, 0.0) for pid, v in process_cpu(self.postgres).items())
+        return (
+            (cpu_seconds([self.server]) - self.before[0]) / spent,
+            (cpu_seconds(self.workers) - self.before[1]) / spent,
+            database / spent,
+            (time.process_time() - self.before[2]) / spent,
+        )
+
+
 async def participant(base: str, code: str, number: int, args: argparse.Namespace, stats: Stats) -> None:
     """One participant: arrives, signs up, starts the challenge and plays it to its end."""
     rng = random.Random(args.seed * 100_003 + number)
@@ -126,18 +154,11 @@ async def run(args: argparse.Namespace, base: str, server: int, postgres: int | 
         created = await post(organiser, "/challenges", form)
         code = str(created.headers["location"]).rsplit("/", 1)[-1]
     stats = Stats()
-    workers = children(server)
-    cpu = cpu_seconds([server]), cpu_seconds(workers), time.process_time()
-    database_before = process_cpu(postgres)
+    usage = Usage(server, postgres)
     start = time.perf_counter()
     await asyncio.gather(*(participant(base, code, n, args, stats) for n in range(1, args.participants + 1)))
     played = time.perf_counter() - start
-    used = (
-        (cpu_seconds([server]) - cpu[0]) / played,
-        (cpu_seconds(workers) - cpu[1]) / played,
-        sum(v - database_before.get(pid, 0.0) for pid, v in process_cpu(postgres).items()) / played,
-        (time.process_time() - cpu[2]) / played,
-    )
+    used = usage.cores()
     async with httpx2.AsyncClient(base_url=base, timeout=120) as last:
         await post(last, "/signin", {"name": f"Joueur {args.participants}", "password": PASSWORD})
         pages = []
@@ -169,11 +190,6 @@ def main() -> None:
             server.wait(timeout=30)
     stats = found["stats"]
     assert isinstance(stats, Stats)
-
-    def ms(values: list[float], p: float | None = None) -> str:
-        values = sorted(values)
-        value = values[min(len(values) - 1, int(p * len(values)))] if p is not None else statistics.median(values)
-        return f"{1000 * value:.1f} ms"
 
     played = float(found["played"])  # type: ignore[arg-type]
     server_cpu, workers_cpu, database_cpu, players_cpu = found["cpu"]  # type: ignore[misc]

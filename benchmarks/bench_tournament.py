@@ -25,16 +25,14 @@ import argparse
 import asyncio
 import random
 import re
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx2
-from bench_challenge import Stats, play
-from bench_concours import database, post, process_cpu
-from bench_web import children, cpu_seconds
+from bench_challenge import Stats, Usage, ms, play
+from bench_concours import database, post
 from machine import machine_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,9 +71,7 @@ async def run(args: argparse.Namespace, base: str, server: int, postgres: int | 
         a, b = people[n - 1] if n <= len(people) else ("", "")
         await post(desk, f"/c/{code}/entrants", {"name": f"Équipe {n}", "player1": a, "player2": b})
     stats = Stats()
-    workers = children(server)
-    cpu = cpu_seconds([server]), cpu_seconds(workers), time.process_time()
-    database_before = process_cpu(postgres)
+    usage = Usage(server, postgres)
     start = time.perf_counter()
     await post(desk, f"/c/{code}/draw")
     drawn = time.perf_counter() - start
@@ -93,12 +89,7 @@ async def run(args: argparse.Namespace, base: str, server: int, postgres: int | 
         await asyncio.sleep(1.0)
     played = time.perf_counter() - start
     await everyone
-    used = (
-        (cpu_seconds([server]) - cpu[0]) / played,
-        (cpu_seconds(workers) - cpu[1]) / played,
-        sum(v - database_before.get(pid, 0.0) for pid, v in process_cpu(postgres).items()) / played,
-        (time.process_time() - cpu[2]) / played,
-    )
+    used = usage.cores()
     pages = []
     for _ in range(5):
         begin = time.perf_counter()
@@ -141,11 +132,6 @@ def main() -> None:
             server.wait(timeout=30)
     stats = found["stats"]
     assert isinstance(stats, Stats)
-
-    def ms(values: list[float], p: float | None = None) -> str:
-        values = sorted(values)
-        value = values[min(len(values) - 1, int(p * len(values)))] if p is not None else statistics.median(values)
-        return f"{1000 * value:.1f} ms"
 
     played = float(found["played"])  # type: ignore[arg-type]
     server_cpu, workers_cpu, database_cpu, people_cpu = found["cpu"]  # type: ignore[misc]

@@ -29,6 +29,7 @@ from harness import LOCAL, Harness, Recorder, connect, fast_settings, play_rando
 from harness.sockets import Session
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
+from test_concours import Visitor, csrf_of
 
 from atout.competitions.ratings import Rating, rate_partnerships, rate_period
 from atout.notation import seat_letters
@@ -58,31 +59,6 @@ def test_the_worked_example_four_new_players() -> None:
 
 
 # ------------------------------------------------------------------ through the web app
-class Visitor:
-    """Another browser on the same app (its own cookies), through the one test client (one event loop)."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.cookies: dict[str, str] = {}
-
-    def __enter__(self) -> TestClient:
-        self.saved = dict(self.client.cookies)
-        self.client.cookies.clear()
-        self.client.cookies.update(self.cookies)
-        return self.client
-
-    def __exit__(self, *_: object) -> None:
-        self.cookies = dict(self.client.cookies)
-        self.client.cookies.clear()
-        self.client.cookies.update(self.saved)
-
-
-def csrf_of(client: TestClient) -> str:
-    if "csrf" not in client.cookies:
-        client.get("/signin")
-    return str(client.cookies["csrf"])
-
-
 def sign_up(client: TestClient, name: str) -> None:
     data = {"name": name, "password": PASSWORD, "csrf": csrf_of(client)}
     assert client.post("/signup", data=data, follow_redirects=False).status_code == 303
