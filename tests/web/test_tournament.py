@@ -181,6 +181,32 @@ async def test_absent_players_are_played_by_bots_and_the_result_lands_once(tmp_p
         assert await p.tournament.draw(code, "Org") == 2  # the round is complete by itself
 
 
+async def test_a_result_whose_writing_failed_is_written_when_the_desk_opens(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with parts(tmp_path, database_url) as p:
+        code = await p.online(absent_delay=0)
+        await p.tournament.register(code, "Robots 1", [], "Org", desk=True)
+        await p.tournament.register(code, "Robots 2", [], "Org", desk=True)
+        written = p.tournament.game_saved
+
+        async def broken(actor: TableActor, game_id: int) -> None:
+            raise RuntimeError("a bug at the game's end")
+
+        monkeypatch.setattr(p.tournament, "game_saved", broken)
+        await p.tournament.draw(code, "Org")
+        actor = await asyncio.wait_for(p.finished.saved.get(), WAIT)  # played to its end; its result not written
+        await actor.sync()
+        assert actor.status is TableStatus.FINISHED
+        board = await p.concours.board(code)
+        assert board is not None and not board.round(1)[0].confirmed
+        monkeypatch.setattr(p.tournament, "game_saved", written)
+        await p.tournament.seat_round(code)  # the desk opens
+        board = await p.concours.board(code)
+        assert board is not None and board.round(1)[0].confirmed
+        assert actor.game is not None and board.round(1)[0].deals == len(actor.game.match.entries)
+
+
 async def test_the_organiser_pauses_and_reseats(tmp_path: Path, database_url: str) -> None:
     async with parts(tmp_path, database_url) as p:
         code = await p.online()

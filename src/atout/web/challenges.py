@@ -317,14 +317,7 @@ class ChallengeService:
 
     async def game_of(self, entry: Entry) -> int | None:
         """The finished game an entry's table keeps (its replay and each deal's analysis), if finished."""
-        t, g = schema.tables.c, schema.games.c
-
-        async def work(conn: AsyncConnection) -> int | None:
-            query = select(g.id).join(schema.tables, t.id == g.table_id).where(t.code == entry.table_code)
-            found = (await conn.execute(query)).scalar()
-            return int(found) if found is not None else None
-
-        return await self.store.transaction(work)
+        return await self.store.game_of_table(entry.table_code)
 
     async def results(self, challenge: Challenge, viewer: int | None = None) -> Results:
         """The ranking of those who finished (each deal compared among them) and the field's view of each deal;

@@ -542,6 +542,17 @@ class Store:
 
         return await self.transaction(work)
 
+    async def game_of_table(self, code: str) -> int | None:
+        """The id of the last game a table finished, if any."""
+
+        async def work(conn: AsyncConnection) -> int | None:
+            g, t = schema.games.c, schema.tables.c
+            query = select(g.id).join(schema.tables, t.id == g.table_id).where(t.code == code)
+            found = (await conn.execute(query.order_by(g.id.desc()).limit(1))).scalar()
+            return int(found) if found is not None else None
+
+        return await self.transaction(work)
+
     async def analysis(self, game_id: int, deal_no: int) -> Any:
         async def work(conn: AsyncConnection) -> Any:
             c = schema.analyses.c

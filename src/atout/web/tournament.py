@@ -205,11 +205,21 @@ class Tournament:
                     continue
                 created.append(table)
                 existing[sheet.table_no] = (table, TableStatus.PLAYING)
-            for table, status in existing.values():
+            unwritten = {s.table_no for s in board.round(c.round_no) if s.sides[1] and not s.confirmed}
+            for table_no, (table, status) in existing.items():
                 actor = await self.tables.actor(table) if status is TableStatus.PLAYING else None
                 if actor is not None:  # it plays on, people connected or not: a bot's first move needs no one
                     actor.submit(Wake())
+                elif status is TableStatus.FINISHED and table_no in unwritten:  # its result's writing failed
+                    await self._write_again(table)
             return created
+
+    async def _write_again(self, code: str) -> None:
+        """Write a finished table's result into its sheet, as its end would have (after an error there)."""
+        actor = await self.tables.actor(code)
+        game = await self.concours.store.game_of_table(code)
+        if actor is not None and actor.game is not None and game is not None:
+            await self.game_saved(actor, game)
 
     @staticmethod
     def _seats(board: Board, sheet: TableSheet) -> list[SeatRow]:
