@@ -93,6 +93,16 @@ def online_call(page: Page, server: str) -> None:
     page.wait_for_selector("#call p")
 
 
+def challenge(page: Page, server: str) -> None:
+    """A challenge's page, as an organiser creates it (its ranking shows once played: the browser test's)."""
+    sign_in(page, server)
+    page.goto(server + "/challenges")
+    page.fill("input[name=name]", "Défi")
+    page.fill("input[name=deals]", "2")
+    page.click("#new-challenge ~ form button[type=submit]")
+    page.wait_for_selector("h1:has-text('Défi')")
+
+
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "home": lambda page, server: page.goto(server + "/"),
     "table, waiting for players": lobby,
@@ -113,6 +123,8 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "concours projector": projector,
     "online concours desk": online_desk,
     "online concours call": online_call,
+    "challenges, an organiser's": lambda page, server: (sign_in(page, server), page.goto(server + "/challenges")),
+    "a challenge": challenge,
 }
 
 

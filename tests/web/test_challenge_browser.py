@@ -11,6 +11,7 @@ import re
 import pytest
 from harness.browser import DESKTOP, PHONE, new_page, sign_in
 from playwright.sync_api import Browser, Page
+from test_accessibility import AXE, violations
 from test_browser import take_a_turn
 from test_concours_browser import shoot
 
@@ -88,6 +89,8 @@ def test_two_participants_play_the_same_challenge_and_are_ranked_by_match_points
     bruno.wait_for_selector("#ranking")
     bruno_score = my_score(bruno)
     shoot(bruno, "challenge-results")
+    if AXE.exists():  # the results page (its ranking and the field's tables), as the other pages are checked
+        assert violations(bruno) == []
 
     rows = bruno.locator("#ranking ~ .table-scroll tbody tr").all_inner_texts()
     percent = {
