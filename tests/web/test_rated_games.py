@@ -27,7 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 from harness import LOCAL, Harness, Recorder, connect, fast_settings, play_random, settle
 from harness.sockets import Session
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 from test_concours import Visitor, csrf_of
 
@@ -306,3 +306,33 @@ async def seed_rating(store: Store, account: int, variant: str, rating: Rating) 
         )
 
     await store.transaction(work)
+
+
+@pytest.mark.anyio
+async def test_a_rated_game_over_but_not_saved_when_the_server_stopped_is_rated_at_its_restart(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path)
+    async with Harness(settings) as harness:
+        ratings = Ratings(harness.store)
+        harness.service.listeners.append(RatingListener(ratings))
+        ann, bob = await add_accounts(harness.store, "Ann", "Bob")
+        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
+        await harness.service.sit(code, 1, "y", None, bob)
+        actor = await harness.service.actor(code)
+        assert actor is not None
+        await drive(actor, [account_player(ann.id), account_player(bob.id)], 5)
+        assert len(await rows(harness.store)) == 2
+
+        async def unsave(conn: AsyncConnection) -> None:  # as if it stopped between the last action and the saving
+            for table in (schema.ratings, schema.rating_games, schema.games):
+                await conn.execute(delete(table))
+            t = schema.tables.c
+            await conn.execute(update(schema.tables).where(t.code == code).values(status="playing"))
+
+        await harness.store.transaction(unsave)
+    restarted = Harness(settings)  # nobody opens the table
+    restarted.service.listeners.append(RatingListener(Ratings(restarted.store)))
+    async with restarted as harness:
+        actor = harness.service.actors[code]
+        await settle(actor)
+        assert actor.status == "finished"
+        assert [(v, g) for _, v, g in await rows(harness.store)] == [("deux", 1), ("deux", 1)]

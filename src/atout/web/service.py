@@ -72,8 +72,10 @@ class TableService:
 
     async def start(self) -> None:
         self.signer = Signer(await self.store.secret())
-        for code in await self.store.live_tournament_tables():  # they play on without anyone connected
-            await self.actor(code)
+        for code in await self.store.tables_to_load():  # a tournament's plays on; a rated one saves its game
+            actor = await self.actor(code)
+            if actor is not None and actor.row.concours_id is None:
+                self._idle_soon(actor)  # unloaded again if nobody comes
 
     async def close(self) -> None:
         for handle in self._idle.values():

@@ -342,12 +342,14 @@ class Store:
 
         return await self.transaction(work)
 
-    async def live_tournament_tables(self) -> list[str]:
-        """The codes of the online tournaments' tables in play (a restarted server loads them: they play on)."""
+    async def tables_to_load(self) -> list[str]:
+        """The codes of the tables in play that a restarted server loads at once: the online tournaments' (they
+        play on) and the rated ones (a game over but not yet saved is saved, and rated, without waiting for a
+        visitor)."""
 
         async def work(conn: AsyncConnection) -> list[str]:
             c = schema.tables.c
-            query = select(c.code).where(c.concours_id.is_not(None), c.status == TableStatus.PLAYING)
+            query = select(c.code).where(c.concours_id.is_not(None) | c.rated, c.status == TableStatus.PLAYING)
             return [str(code) for code in (await conn.execute(query)).scalars()]
 
         return await self.transaction(work)
