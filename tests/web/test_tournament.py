@@ -246,6 +246,30 @@ async def test_the_organiser_pauses_and_reseats(tmp_path: Path, database_url: st
         assert whats.count("online.reseat") == 2 and whats.count("online.pause") == 2
 
 
+async def test_a_player_moved_to_another_table_leaves_his_seat_to_a_bot(tmp_path: Path, database_url: str) -> None:
+    async with parts(tmp_path, database_url) as p:
+        code = await p.online()
+        anne = (await p.people("Anne", "Bruno"))[0]
+        await p.tournament.register(code, "Les As", ["Anne", "Bruno"], "Org", desk=True)
+        for n in range(3):
+            await p.tournament.register(code, f"Robots {n}", [], "Org", desk=True)
+        await p.tournament.draw(code, "Org")
+        board = await p.concours.board(code)
+        assert board is not None
+        first = (await p.tournament.call(board, anne.id)).code
+        here = await p.actor(code, 1)
+        there = await p.actor(code, 2)
+        origin, target = (here, there) if here.code == first else (there, here)
+        was = next(s.seat for s in origin.seats if s.player == account_player(anne.id))
+        free = next(s.seat for s in target.seats if s.kind is SeatKind.BOT)
+        await p.tournament.reseat(code, target.row.table_no or 0, free, "Anne", "Org")
+        assert target.seats[free].player == account_player(anne.id)
+        assert origin.seats[was].kind is SeatKind.BOT and origin.seats[was].player is None  # not at two tables
+        assert (await p.tournament.call(board, anne.id)).code == target.code
+        whats = [ch.what for ch in await p.concours.changes(board.concours.id)]
+        assert whats.count("online.reseat") == 2
+
+
 def test_an_online_concours_through_the_app(tmp_path: Path) -> None:
     with TestClient(create_app(fast_settings(tmp_path)), client=LOCAL) as desk:
         sign_up(desk, "Organisatrice")

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -32,7 +33,7 @@ from atout.errors import AtoutError
 from atout.i18n import Message
 from atout.web import schema
 from atout.web.accounts import Account, Accounts
-from atout.web.actor import Pause, Refused, Reseat, TableActor, Wake, clean_name
+from atout.web.actor import Pause, Refused, Reseat, Seat, TableActor, Wake, clean_name
 from atout.web.concours import Board, ConcoursService, Entrant, TableSheet
 from atout.web.locks import KeyedLocks
 from atout.web.service import TableService
@@ -374,9 +375,22 @@ class Tournament:
             await _ask(actor, lambda reply: Reseat(seat, shown, player, reply))
         except Refused as refusal:
             raise AtoutError(Message(refusal.key, **refusal.values)) from None
-        after = actor.seats[seat]
+        await self._log_reseat(c.id, who, table_no, seat, before, actor.seats[seat])
+        if player is None:
+            return
+        for other_no, (other, other_status) in rows.items():  # moved here: his seat elsewhere goes to a bot
+            elsewhere = await self.tables.actor(other) if other_no != table_no else None
+            if elsewhere is None or other_status is not TableStatus.PLAYING:
+                continue
+            for left in [s for s in elsewhere.seats if s.player == player]:
+                await _ask(elsewhere, partial(Reseat, left.seat, "", None))
+                await self._log_reseat(c.id, who, other_no, left.seat, left, elsewhere.seats[left.seat])
+
+    async def _log_reseat(
+        self, concours_id: int, who: str, table_no: int, seat: int, before: Seat, after: Seat
+    ) -> None:
         await self.concours.log(
-            c.id,
+            concours_id,
             who,
             "online.reseat",
             {"table": table_no, "seat": seat, "name": before.name, "bot": before.kind is not SeatKind.HUMAN},
