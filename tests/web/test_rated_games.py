@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from harness import LOCAL, Harness, Recorder, connect, fast_settings, play_random, settle
+from harness import LOCAL, Harness, Recorder, connect, fast_settings, legal, play_random, settle
 from harness.sockets import Session
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -36,9 +36,10 @@ from atout.notation import seat_letters
 from atout.rules import Ruleset
 from atout.web import schema
 from atout.web.accounts import Account
-from atout.web.actor import Command, Refused, TableActor
+from atout.web.actor import Act, Command, Refused, TableActor
 from atout.web.app import create_app
 from atout.web.ratings import START, RatingListener, Ratings, game_results, new_ratings
+from atout.web.states import SeatKind
 from atout.web.store import Store
 from atout.web.tokens import account_player
 
@@ -336,3 +337,32 @@ async def test_a_rated_game_over_but_not_saved_when_the_server_stopped_is_rated_
         await settle(actor)
         assert actor.status == "finished"
         assert [(v, g) for _, v, g in await rows(harness.store)] == [("deux", 1), ("deux", 1)]
+
+
+@pytest.mark.anyio
+async def test_during_a_rated_game_a_seat_goes_back_only_to_the_account_whose_result_it_is(tmp_path: Path) -> None:
+    async with Harness(fast_settings(tmp_path)) as harness:
+        ann, bob, eve = await add_accounts(harness.store, "Ann", "Bob", "Eve")
+        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
+        await harness.service.sit(code, 1, "y", None, bob)
+        actor = await harness.service.actor(code)
+        assert actor is not None
+        conns = [Recorder(account_player(ann.id)), Recorder(account_player(bob.id))]
+        for conn in conns:
+            connect(actor, conn)
+        actor.submit(Command(conns[0], "start"))
+        await settle(actor)
+        sent = 0
+        while not any(a.player == account_player(bob.id) for a in await harness.store.actions(actor.row.id, 1)):
+            mover = next(c for c in conns if c.view["deal"]["turn"] == c.view["you"])
+            actor.submit(Act(mover, legal(mover)[0], f"a{sent}"))
+            assert (await mover.reply_to(f"a{sent}"))["type"] == "ack"
+            sent += 1
+            await settle(actor)
+        actor.submit(Command(conns[1], "leave"))  # Bob leaves: a beginner bot plays for him
+        await settle(actor)
+        assert actor.seats[1].kind is SeatKind.BOT and actor.seats[1].name == "debutant"
+        with pytest.raises(Refused, match="error_not_your_seat"):  # his result: nobody else takes it over
+            await harness.service.sit(code, 1, "z", None, eve)
+        await harness.service.sit(code, 1, "y", None, bob)  # he comes back to it
+        assert actor.seats[1].player == account_player(bob.id) and actor.seats[1].name == "Bob"
