@@ -658,7 +658,8 @@ def test_nothing_moves_for_a_player_who_prefers_reduced_motion(browser: Browser,
         take_a_turn(page, bid=True, wait=2000)
     else:
         raise AssertionError("no trick was won")
-    page.wait_for_selector(".trick:not(.done)", timeout=20_000)
+    # Gathered: the next trick begins, or (the deal's last trick) the deal's result shows.
+    page.wait_for_selector(".trick:not(.done), .box.result", timeout=20_000)
     assert page.evaluate("[window.moving, window.ghosts]") == [0, 0]
     assert page.get_attribute("#table", "data-moves") is None
     assert page.errors == []  # type: ignore[attr-defined]
