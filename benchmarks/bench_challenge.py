@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +59,23 @@ class Stats:
     played: int = 0
     errors: int = 0
     finished: int = 0
+
+
+Run = Callable[[argparse.Namespace, str, int, int | None], Awaitable[dict[str, object]]]
+
+
+def served(args: argparse.Namespace, run: Run) -> dict[str, object]:
+    """``run(args, base URL, server's pid, PostgreSQL's pid)`` against ``atout serve`` on PostgreSQL (the
+    benchmark's own throwaway cluster, or ``--database-url``), bots in worker processes at the default pace."""
+    with database(args.database_url) as (url, postgres), tempfile.TemporaryDirectory() as data:
+        port = free_port()
+        options = ("--database-url", url, "--daily-challenge", "none", "--tables-per-hour", "100000")
+        server = start_server(Path(data), port, 0.9, "process", *options)
+        try:
+            return asyncio.run(run(args, f"http://127.0.0.1:{port}", server.pid, postgres))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
 
 def ms(values: list[float], p: float | None = None) -> str:
@@ -179,15 +197,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="an existing database (default: a throwaway PostgreSQL cluster)")
     args = parser.parse_args()
-    with database(args.database_url) as (url, postgres), tempfile.TemporaryDirectory() as data:
-        port = free_port()
-        options = ("--database-url", url, "--daily-challenge", "none", "--tables-per-hour", "100000")
-        server = start_server(Path(data), port, 0.9, "process", *options)
-        try:
-            found = asyncio.run(run(args, f"http://127.0.0.1:{port}", server.pid, postgres))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    found = served(args, run)
     stats = found["stats"]
     assert isinstance(stats, Stats)
 

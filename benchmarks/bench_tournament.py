@@ -26,19 +26,17 @@ import asyncio
 import random
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import httpx2
-from bench_challenge import Stats, Usage, ms, play
-from bench_concours import database, post
+from bench_challenge import Stats, Usage, ms, play, served
+from bench_concours import post
 from machine import machine_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))  # the tests' server starter
 
-from harness.servers import free_port, start_server  # noqa: E402
 
 PASSWORD = "benchmark-password"
 
@@ -121,15 +119,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="an existing database (default: a throwaway PostgreSQL cluster)")
     args = parser.parse_args()
-    with database(args.database_url) as (url, postgres), tempfile.TemporaryDirectory() as data:
-        port = free_port()
-        options = ("--database-url", url, "--daily-challenge", "none", "--tables-per-hour", "100000")
-        server = start_server(Path(data), port, 0.9, "process", *options)
-        try:
-            found = asyncio.run(run(args, f"http://127.0.0.1:{port}", server.pid, postgres))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    found = served(args, run)
     stats = found["stats"]
     assert isinstance(stats, Stats)
 

@@ -222,16 +222,22 @@ async def rows(store: Store) -> list[tuple[int, str, int]]:
     return await store.transaction(work)
 
 
+async def rated_deux(harness: Harness, ann: Account, bob: Account) -> TableActor:
+    """A rated table of belote à deux, Ann at seat 0 (its host) and Bob at seat 1, not started."""
+    code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
+    await harness.service.sit(code, 1, "y", None, bob)
+    actor = await harness.service.actor(code)
+    assert actor is not None
+    return actor
+
+
 @pytest.mark.anyio
 async def test_two_accounts_at_belote_a_deux_are_rated_player_against_player(tmp_path: Path) -> None:
     async with Harness(fast_settings(tmp_path)) as harness:
         ratings = Ratings(harness.store)
         harness.service.listeners.append(RatingListener(ratings))
         ann, bob = await add_accounts(harness.store, "Ann", "Bob")
-        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
-        await harness.service.sit(code, 1, "y", None, bob)
-        actor = await harness.service.actor(code)
-        assert actor is not None
+        actor = await rated_deux(harness, ann, bob)
         await drive(actor, [account_player(ann.id), account_player(bob.id)], 3)
         assert actor.game is not None
         scores = actor.game.match.scores
@@ -316,10 +322,8 @@ async def test_a_rated_game_over_but_not_saved_when_the_server_stopped_is_rated_
         ratings = Ratings(harness.store)
         harness.service.listeners.append(RatingListener(ratings))
         ann, bob = await add_accounts(harness.store, "Ann", "Bob")
-        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
-        await harness.service.sit(code, 1, "y", None, bob)
-        actor = await harness.service.actor(code)
-        assert actor is not None
+        actor = await rated_deux(harness, ann, bob)
+        code = actor.code
         await drive(actor, [account_player(ann.id), account_player(bob.id)], 5)
         assert len(await rows(harness.store)) == 2
 
@@ -343,10 +347,8 @@ async def test_a_rated_game_over_but_not_saved_when_the_server_stopped_is_rated_
 async def test_during_a_rated_game_a_seat_goes_back_only_to_the_account_whose_result_it_is(tmp_path: Path) -> None:
     async with Harness(fast_settings(tmp_path)) as harness:
         ann, bob, eve = await add_accounts(harness.store, "Ann", "Bob", "Eve")
-        code, _ = await harness.service.create("deux", {}, "club", 0, "x", rated=True, account=ann)
-        await harness.service.sit(code, 1, "y", None, bob)
-        actor = await harness.service.actor(code)
-        assert actor is not None
+        actor = await rated_deux(harness, ann, bob)
+        code = actor.code
         conns = [Recorder(account_player(ann.id)), Recorder(account_player(bob.id))]
         for conn in conns:
             connect(actor, conn)

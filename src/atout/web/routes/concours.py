@@ -13,6 +13,7 @@ import io
 import json
 import re
 import socket
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from functools import lru_cache
 from typing import Annotated, Any
@@ -196,132 +197,98 @@ async def desk(
     return await _desk(page, request, board, user, tournament)
 
 
-async def _organiser_change(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: Any,
-    code: str,
-    lang: str,
-    change: Any,
-) -> Response:
-    board = await service.board(code)
-    if board is None:
-        return page("missing.html", status=404, code=code[:20])
-    if not _organises(board, user):
-        return _forbidden(page)
-    form = await _form(request)
-    try:
-        await change(board, form, user.name)
-    except AtoutError as err:
-        fresh = await service.board(code) or board
-        return await _desk(page, request, fresh, user, tournament, status=400, error=err.message(lang), values=form)
-    return RedirectResponse(f"/c/{board.concours.code}", status_code=303)
+#: A change an organiser makes at the desk: to the concours's board, with the form sent and his name.
+Change = Callable[[Board, dict[str, str], str], Awaitable[None]]
+
+
+class DeskChange:
+    """What every change at the desk needs (the page, the request, the concours, the tournament, the organiser
+    and his language), and how it goes: only by the concours's organiser; the desk again, with the error, when
+    the change is refused; the desk's page after it."""
+
+    def __init__(
+        self,
+        page: Page,
+        request: Request,
+        service: ConcoursDep,
+        tournament: TournamentDep,
+        user: CurrentUser,
+        lang: Lang,
+    ) -> None:
+        self.page, self.request, self.service, self.tournament = page, request, service, tournament
+        self.user, self.lang = user, lang
+
+    async def __call__(self, code: str, change: Change) -> Response:
+        page, user = self.page, self.user
+        board = await self.service.board(code)
+        if board is None:
+            return page("missing.html", status=404, code=code[:20])
+        if user is None or not _organises(board, user):
+            return _forbidden(page)
+        form = await _form(self.request)
+        try:
+            await change(board, form, user.name)
+        except AtoutError as err:
+            fresh = await self.service.board(code) or board
+            error = err.message(self.lang)
+            return await _desk(page, self.request, fresh, user, self.tournament, status=400, error=error, values=form)
+        return RedirectResponse(f"/c/{board.concours.code}", status_code=303)
+
+
+Desk = Annotated[DeskChange, Depends()]
 
 
 @router.post("/c/{code}/entrants", dependencies=[Depends(check_csrf)])
-async def register_at_desk(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-) -> Response:
+async def register_at_desk(desk: Desk, code: Code) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
         players = [form.get("player1", ""), form.get("player2", "")]
-        await tournament.register(board.concours.code, form.get("name", ""), players, who, desk=True)
+        await desk.tournament.register(board.concours.code, form.get("name", ""), players, who, desk=True)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 @router.post("/c/{code}/entrants/{number}/withdraw", dependencies=[Depends(check_csrf)])
-async def withdraw(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-    number: Number,
-) -> Response:
+async def withdraw(desk: Desk, code: Code, number: Number) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await service.withdraw(board.concours.code, number, who)
+        await desk.service.withdraw(board.concours.code, number, who)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 @router.post("/c/{code}/registration", dependencies=[Depends(check_csrf)])
-async def registration(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-) -> Response:
+async def registration(desk: Desk, code: Code) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await service.set_registration(board.concours.code, form.get("open") == "1", who)
+        await desk.service.set_registration(board.concours.code, form.get("open") == "1", who)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 @router.post("/c/{code}/draw", dependencies=[Depends(check_csrf)])
-async def draw(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-) -> Response:
+async def draw(desk: Desk, code: Code) -> Response:
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await tournament.draw(board.concours.code, who)
+        await desk.tournament.draw(board.concours.code, who)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 @router.post("/c/{code}/pause", dependencies=[Depends(check_csrf)])
-async def pause(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-) -> Response:
+async def pause(desk: Desk, code: Code) -> Response:
     """Online: pause the round's tables (``paused=1``) or let them go on."""
 
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await tournament.pause(board.concours.code, form.get("paused") == "1", who)
+        await desk.tournament.pause(board.concours.code, form.get("paused") == "1", who)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 @router.post("/c/{code}/tables/{table_no}/seats/{seat}", dependencies=[Depends(check_csrf)])
-async def reseat(
-    page: Page,
-    request: Request,
-    service: ConcoursDep,
-    tournament: TournamentDep,
-    user: CurrentUser,
-    lang: Lang,
-    code: Code,
-    table_no: Number,
-    seat: SeatNumber,
-) -> Response:
+async def reseat(desk: Desk, code: Code, table_no: Number, seat: SeatNumber) -> Response:
     """Online: put another account (``name``) or, without a name, a bot in a seat of the round's table."""
 
     async def change(board: Board, form: dict[str, str], who: str) -> None:
-        await tournament.reseat(board.concours.code, table_no, seat, form.get("name", ""), who)
+        await desk.tournament.reseat(board.concours.code, table_no, seat, form.get("name", ""), who)
 
-    return await _organiser_change(page, request, service, tournament, user, code, lang, change)
+    return await desk(code, change)
 
 
 def _mine(board: Board, user: Any) -> Any:
