@@ -23,8 +23,9 @@ from atout.web import schema
 from atout.web.accounts import Accounts
 from atout.web.actor import Act, Command, Refused, TableActor
 from atout.web.app import create_app
-from atout.web.challenges import Challenge, ChallengeService
+from atout.web.challenges import Challenge, ChallengeService, challenge_rules
 from atout.web.client import actions
+from atout.web.serialize import variant
 from atout.web.settings import Settings
 from atout.web.states import SeatKind
 from atout.web.tokens import account_player
@@ -327,3 +328,9 @@ async def test_what_is_played_after_the_close_does_not_count(tmp_path: Path) -> 
         await play_random(actor, [conn], random.Random(6))  # played on anyway, by its address
         entry = await world.challenges.entry(closed, anne)
         assert entry is not None and entry.played == 1 and not entry.finished
+
+
+def test_a_challenges_table_says_its_number_of_deals_not_a_target() -> None:
+    rules = challenge_rules("coinche", 12)
+    assert variant(rules, "club", "fr").details == "en 12 donnes · robots club"
+    assert variant(rules, "club", "en").details == "12 deals · club bots"

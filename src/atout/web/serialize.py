@@ -404,11 +404,15 @@ class Points:
 
 def variant(rules: Ruleset, bots: str | None, lang: str) -> VariantView:
     """The variant ``rules`` plays, for the table, the lobby's readers and the history: its name (its preset's),
-    the host's options that differ from the preset, the target, the bots' level (``bots``; None: no bot played)."""
+    the host's options that differ from the preset, the target (or the number of deals), the bots' level
+    (``bots``; None: no bot played)."""
     words = messages(lang)
     keys = [f"web.lobby.option.{key}" for key in changed_options(rules)]
     details = [words[key] for key in keys if key in words]
-    details.append(tr("web.lobby.list.target", lang, points=Points(rules.target)))
+    if rules.deals:  # a fixed number of deals (a challenge's, a concours's round), not a target
+        details.append(tr("web.lobby.list.deals", lang, count=rules.deals))
+    else:
+        details.append(tr("web.lobby.list.target", lang, points=Points(rules.target)))
     if bots is not None:
         details.append(tr("web.lobby.list.bots", lang, level=tr(f"web.level.{bots}", lang)))
     name = f"web.preset.{rules.name}"
