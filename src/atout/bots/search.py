@@ -48,6 +48,7 @@ from atout.bots.heuristic import (
     surcoinche_sound,
 )
 from atout.bots.knowledge import STOCK, Knowledge
+from atout.bots.learned import BidModel
 from atout.bots.specs import BotSpec
 from atout.cardplay import PlayState
 from atout.cards import deck_mask
@@ -68,6 +69,8 @@ MAKE_TO_BID_CAPOT = 0.85
 BID_MARGIN = 20
 #: How far above the club player's own ceiling the search bidder may go when its samples say so.
 BID_STRETCH = 10
+#: The values a learned model (``bid_model``) gives a strain: its expected spread's quantiles.
+MODEL_VALUES = 32
 _QUEEN_KING = (1 << 5) | (1 << 6)
 
 
@@ -140,6 +143,7 @@ class SearchAgent:
         self._bids: _BidTable | None = None
         self._rate = float(START_RATE)
         self._fallback = HeuristicAgent(spec.name, spec.aggression)
+        self._model = BidModel.load(spec.bid_model) if spec.bid_model else None
         #: What the last search (a card, or the valuing of the contracts) cost: solver nodes, samples.
         self.last_search = (0, 0)
 
@@ -234,7 +238,7 @@ class SearchAgent:
                 if action.strain not in ceilings:
                     ceilings[action.strain] = bid_ceiling(obs, action.strain, self.spec.aggression)
                 ceiling = ceilings[action.strain]
-                if not action.capot and (ceiling is None or action.value > ceiling + BID_STRETCH):
+                if not action.capot and self._model is None and (ceiling is None or action.value > ceiling + BID_STRETCH):
                     continue  # beyond what the hand can show: a few samples are no reason to stretch
                 contract = Contract(action.value, action.strain, me, 0, action.capot)
                 need = MAKE_TO_BID_CAPOT if action.capot else self.spec.bid_make_rate
@@ -282,6 +286,10 @@ class SearchAgent:
         calls = tuple((seat, call) for seat, call in obs.calls if not isinstance(call, Pass))
         key = (obs.hand, obs.dealer, obs.seat, calls)
         if self._bids is not None and self._bids.key == key:
+            return self._bids
+        if self._model is not None:
+            suits = {s for s in self._candidate_strains(obs, every=True) if s < 4}
+            self._bids = _BidTable(key, {s: self._model.values(obs, s, MODEL_VALUES) for s in suits}, MODEL_VALUES)
             return self._bids
         rules = obs.rules
         know = Knowledge.of(obs)
@@ -341,9 +349,9 @@ class SearchAgent:
         return best[1]
 
     @staticmethod
-    def _candidate_strains(obs: Observation) -> list[int]:
-        """Strains worth valuing: the two the hand likes best among those it may name, and any
-        strain already bid (its contract may be doubled or left to stand)."""
+    def _candidate_strains(obs: Observation, every: bool = False) -> list[int]:
+        """Strains worth valuing: the two the hand likes best among those it may name (``every``: all of
+        them), and any strain already bid (its contract may be doubled or left to stand)."""
         named: set[int] = set()
         for action in obs.legal_actions():
             if isinstance(action, Bid):
@@ -351,7 +359,7 @@ class SearchAgent:
             elif isinstance(action, Take):
                 named.add(action.suit)
         hand = obs.hand | (1 << obs.retourne if obs.retourne is not None else 0)
-        liked = sorted(named, key=lambda s: -strain_value(hand, s))[:2]
+        liked = sorted(named, key=lambda s: -strain_value(hand, s))[: None if every else 2]
         bid = {call.strain for _, call in obs.calls if isinstance(call, Bid)}
         return sorted(set(liked) | bid)
 

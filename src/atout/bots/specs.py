@@ -20,6 +20,9 @@ A spec names the bidder and the card player and their budgets::
     nodes_per_call = 20_000_000   # search: solver nodes a call may search, at most
     time_per_card = 1.0           # search, interactive tables only: seconds a card may take, at most
     time_per_call = 2.0           # search, interactive tables only: seconds a call may take, at most
+    bid_model = ""                # search: a learned judgement values the suit contracts instead of
+                                  # sampled deals (atout.bots.learned): a shipped model's name or an
+                                  # .npz file; none by default
     bid_make_rate = 0.5      # search: how often (in the samples) a contract must be made to bid it
     coinche_fail_rate = 0.75 # search: how often it must fail to coinche it
     aggression = 0           # heuristic and search: points added to its hand's estimates when bidding
@@ -71,7 +74,7 @@ LEVELS = ("random", "debutant", "club", "heuristic", "expert")
 ENGINES = ("atout", "colver")
 #: Fields added since results files were first written: :meth:`BotSpec.to_dict` leaves them out
 #: at their default, so a spec's record (and a run resumed from it) stays the same.
-_ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries", "misfit_scale")
+_ADDED_FIELDS = ("engine", "peer_spec", "nodes_per_sample", "auction_tries", "misfit_scale", "bid_model")
 #: The largest node budget a decision may have (some minutes of search).
 MAX_NODES = 10_000_000_000
 #: The numeric fields' bounds; a field whose default is whole takes whole numbers only, and the
@@ -110,6 +113,7 @@ class BotSpec:
     nodes_per_call: int = 20_000_000
     time_per_card: float = 1.0
     time_per_call: float = 2.0
+    bid_model: str = ""
     bid_make_rate: float = 0.5
     coinche_fail_rate: float = 0.75
     aggression: int = 0
@@ -132,6 +136,18 @@ class BotSpec:
                 raise self._wrong(
                     Message("bots.choice", field=role, value=excerpt(repr(value)), allowed=", ".join(KINDS))
                 )
+        if not isinstance(self.bid_model, str):
+            raise self._wrong(
+                Message(
+                    "bots.bid_model",
+                    value=excerpt(repr(self.bid_model)),
+                    reason=Message("bots.bid_model_file", reason="str"),
+                )
+            )
+        if self.bid_model and self.bidder != "search":
+            raise self._wrong(
+                Message("bots.bid_model", value=excerpt(repr(self.bid_model)), reason=Message("bots.bid_model_bidder"))
+            )
         for name, (low, high) in _BOUNDS.items():
             value = getattr(self, name)
             whole = isinstance(BotSpec.__dataclass_fields__[name].default, int)

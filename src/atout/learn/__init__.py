@@ -1,0 +1,1 @@
+"""Training tools (the ``learn`` extra: scikit-learn): the learned bidding judgement (:mod:`atout.learn.bidding`)."""
