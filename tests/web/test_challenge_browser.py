@@ -56,8 +56,10 @@ def test_two_participants_play_the_same_challenge_and_are_ranked_by_match_points
     anne.click("button:has-text('Jouer le défi')")
     anne.wait_for_selector(".hand .card")
     table_url = anne.url
-    for _ in range(3):  # a few turns, then the tab is closed mid-deal
-        take_a_turn(anne, bid=False)
+    # A few turns, then the tab is closed mid-deal: Anne bids at her first call, so that the one deal is not
+    # passed out (which would end the challenge at once).
+    for turn in range(3):
+        take_a_turn(anne, bid=turn == 0)
     cards_before = anne.locator(".hand .card").count()
     context = anne.context
     anne.close()

@@ -238,8 +238,9 @@ class SearchAgent:
                 if action.strain not in ceilings:
                     ceilings[action.strain] = bid_ceiling(obs, action.strain, self.spec.aggression)
                 ceiling = ceilings[action.strain]
-                if not action.capot and self._model is None and (ceiling is None or action.value > ceiling + BID_STRETCH):
-                    continue  # beyond what the hand can show: a few samples are no reason to stretch
+                beyond = ceiling is None or action.value > ceiling + BID_STRETCH
+                if not action.capot and self._model is None and beyond:
+                    continue  # beyond what the hand can show: a few samples are no reason to stretch (a model judges)
                 contract = Contract(action.value, action.strain, me, 0, action.capot)
                 need = MAKE_TO_BID_CAPOT if action.capot else self.spec.bid_make_rate
             elif isinstance(action, (Coinche, Surcoinche)) and current is not None:
