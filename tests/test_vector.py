@@ -19,6 +19,9 @@ from atout.errors import AtoutError  # noqa: E402
 
 #: The presets it plays, and house rules that move every option its kernels read.
 RULESETS = [
+    Ruleset.preset("coinche"),
+    Ruleset.preset("coinche", sans_atout=True, tout_atout=True, belote_imprenable=False, max_bid=250),
+    Ruleset.preset("coinche", litige="off", tie="made", multiplier_scope="contract", defence_keeps_belote=True),
     Ruleset.preset("contree"),
     Ruleset.preset("contree-colver"),
     Ruleset.preset("contree", capot_bid_min=90, ta_values="funbelote", overtrump_partner=True, must_undertrump=True),
@@ -97,8 +100,8 @@ def test_the_simulator_steps_as_the_rules_core_does(rules: Ruleset) -> None:
 
 
 def test_every_ruleset_it_cannot_play_is_refused_by_name() -> None:
-    assert unsupported(Ruleset.preset("contree")) is None
-    for name, word in [("coinche", "announcements"), ("classique", "auction"), ("trois", "players")]:
+    assert unsupported(Ruleset.preset("contree")) is None and unsupported(Ruleset.preset("coinche")) is None
+    for name, word in [("bazar", "announcement_values"), ("classique", "auction"), ("trois", "players")]:
         reason = unsupported(Ruleset.preset(name))
         assert reason is not None and reason.startswith(word), reason
         with pytest.raises(AtoutError, match=word):
@@ -180,3 +183,67 @@ def test_bad_options_get_clear_errors() -> None:
         envs.reset(options={"hands": [["AS", "KS", "QS", "JS"]]})
     with pytest.raises(AtoutError, match="one integer"):
         envs.reset(seed=[1, 2])
+
+
+def test_the_compiled_best_announcements_are_the_rules_cores() -> None:
+    """Every hand's best announcements, strongest first (cards, kind, points), in every strain: random hands,
+    and hands made to hold one or two carrés (FFB §8)."""
+    from atout.announcements import KINDS, best_announcements
+    from atout.fast.simulate import best_announcements as compiled
+
+    rng = random.Random(8)
+    hands = [sum(1 << c for c in rng.sample(range(32), 8)) for _ in range(1500)]
+    for _ in range(500):
+        ranks = rng.sample(range(2, 8), rng.choice((1, 2)))
+        carres = sum(0x01010101 << rank for rank in ranks)
+        others = [c for c in range(32) if not carres >> c & 1]
+        hands.append(carres | sum(1 << c for c in rng.sample(others, 8 - carres.bit_count())))
+    out = np.zeros((3, 4), np.int64)
+    for hand in hands:
+        for strain in range(6):
+            expected = [(a.cards, KINDS.index(a.kind), a.points(strain)) for a in best_announcements(hand, strain)]
+            n = compiled(hand, strain, out)
+            assert [tuple(int(v) for v in row[:3]) for row in out[:n]] == expected, (hex(hand), strain)
+
+
+@pytest.mark.parametrize("rules", [Ruleset.preset("coinche"), RULESETS[4], RULESETS[5], RULESETS[7], RULESETS[8]])
+def test_the_compiled_score_is_the_rules_cores(rules: Ruleset) -> None:
+    """The marks of many deals' facts — every contract level, capot bid or made, belote on either side,
+    announcements, ties and litiges — as the rules core's score_deal gives them."""
+    from atout.auction import Contract
+    from atout.fast import simulate as sim
+    from atout.scoring import DealFacts, score_deal
+
+    envs = VectorTable(rules, num_envs=1)
+    ladder = envs._ladder
+    rng = random.Random(rules.fingerprint)
+    row = np.zeros((1, sim.COLUMNS), np.int64)
+    for _ in range(3000):
+        k = rng.randrange(len(ladder)) if rng.random() < 0.5 else rng.randrange(8)  # low bids: made, tied
+        value, strain, capot_bid = (int(v) for v in ladder[k])
+        taker, level = rng.randrange(4), rng.choice((0, 0, 1, 2))
+        capot = rng.choice((None, None, None, None, 0, 1))
+        taker_points = rng.choice((81, 82, 71, rng.randrange(163)))
+        points = {taker % 2: taker_points, 1 - taker % 2: 162 - taker_points}
+        won = {0: 4, 1: 4}
+        if capot is not None:
+            points, won = {capot: 162, 1 - capot: 0}, {capot: 8, 1 - capot: 0}
+        belotes = [int(rng.random() < 0.2) if rules.belote else 0 for _ in range(4)]
+        ann = {side: rng.choice((0, 0, 20, 50, 100, 150)) if rules.announcements else 0 for side in (0, 1)}
+        if rng.random() < 0.5:
+            ann[rng.randrange(2)] = 0  # mostly one side's announcements count
+        row[:] = 0
+        row[0, sim.BEST], row[0, sim.LEVEL], row[0, sim.TAKER] = k, level, taker
+        for side in (0, 1):
+            row[0, sim.POINTS_WON + side], row[0, sim.TRICKS_WON + side] = points[side], won[side]
+            row[0, sim.ANN_POINTS + side] = ann[side]
+        for seat in range(4):
+            row[0, sim.BELOTES + seat] = belotes[seat]
+        sim.score(row, 0, envs._config, ladder)
+        card = {s: (rules.capot_points if capot == s else 0) if capot is not None else points[s] for s in (0, 1)}
+        belote = {s: (belotes[s] + belotes[s + 2]) * rules.belote_points for s in (0, 1)}
+        contract = Contract(value, strain, taker, level, bool(capot_bid))
+        facts = DealFacts(contract, card, belote, ann, capot, won)
+        assert list(row[0, sim.MARKS : sim.MARKS + 2]) == [
+            score_deal(rules, facts, check=False).marks[s] for s in (0, 1)
+        ], facts

@@ -70,27 +70,34 @@ _SECTIONS = (
     "card_points",
     "belote",
     "deal_marks",
+    "to_declare",
+    "declared",
+    "shown",
+    "announcement_winner",
 )
-_SCORINGS = {"faits_annonces": sim.FAITS_ANNONCES, "faits": sim.FAITS, "annonces": sim.ANNONCES}
+_SCORINGS = {"ffb": sim.FFB, "faits_annonces": sim.FAITS_ANNONCES, "faits": sim.FAITS, "annonces": sim.ANNONCES}
 
 
 def unsupported(rules: Ruleset) -> str | None:
     """Why the batched simulator cannot play ``rules`` (None if it can).
 
-    It plays four players bidding (the contrée family: ``contree``, ``contree-colver`` and their
-    house rules) without announcements, litige or counting in tens; the other rulesets have the
-    step-by-step environments.
+    It plays four players bidding (``coinche``, ``contree``, ``contree-colver`` and their house rules),
+    the announcements valued and compared as the FFB does; the other rulesets have the step-by-step
+    environments.
 
-    >>> unsupported(Ruleset.preset("contree")) is None
+    >>> unsupported(Ruleset.preset("coinche")) is None
     True
-    >>> unsupported(Ruleset.preset("coinche"))
-    'announcements (the simulator plays rulesets without them)'
+    >>> unsupported(Ruleset.preset("bazar"))
+    'announcement_values (the simulator values announcements as the FFB does)'
     """
+    ffb_announcements = rules.announcement_values == rules.announcement_tiebreak == "ffb"
     reasons = (
         (rules.players != 4, "players (the simulator plays four)"),
         (rules.auction != "bids", "auction (the simulator plays bidding auctions, not the retourne)"),
-        (rules.announcements, "announcements (the simulator plays rulesets without them)"),
-        (rules.litige != "off", "litige (the simulator plays rulesets without it)"),
+        (
+            rules.announcements and not ffb_announcements,
+            "announcement_values (the simulator values announcements as the FFB does)",
+        ),
         (rules.scoring not in _SCORINGS, f"scoring (the simulator scores {', '.join(_SCORINGS)})"),
         (rules.rounding == "dizaines", "rounding (the simulator rounds to the nearest ten or not at all)"),
     )
@@ -126,6 +133,8 @@ def _config(rules: Ruleset, dealer: int | None) -> IntArray:
         sim.C_DEALER: -1 if dealer is None else dealer,
         sim.C_SCORING: _SCORINGS[rules.scoring],
         sim.C_HIGHEST: rules.highest_bid,
+        sim.C_ANNOUNCE: rules.announcements,
+        sim.C_LITIGE: rules.litige != "off",
     }
     config = np.zeros(sim.CONFIG, np.int64)
     for column, value in values.items():

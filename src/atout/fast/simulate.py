@@ -15,15 +15,24 @@ import sys
 import numpy as np
 from numba import njit
 
+from atout.announcements import best_announcements as core_best_announcements
+from atout.announcements import carre_points
 from atout.fast.cache import guard
 from atout.fast.kernels import POINTS, beats, legal_mask
+from atout.tables import PLAIN_STRENGTH
 
 # ---------------------------------------------------------------- a deal's columns
 PHASE, DEALER, TURN, BEST, BEST_SEAT, LEVEL, PASSES, COINCHER, SURCOINCHER, CAPOT_SIDE = range(10)
 LEADER, COUNT, WIN_POS, WIN_CARD, TRICKS, STRAIN, MODE, TAKER, RNG, PASSED_OUT = range(10, 20)
 TRICK, HANDS, BELOTE_CARDS, BELOTE_OK, BELOTE_SAID, BELOTES = 20, 24, 28, 32, 36, 40
 POINTS_WON, TRICKS_WON, MARKS = 44, 46, 48
-COLUMNS = 50
+#: Announcements: each seat's best ones at the play's start (count; then, by seat, three of cards, kind,
+#: points and strength), what it declared (bits of those, -1 until it has decided), the resolution.
+ANN_COUNT, ANN_LIST, DECLARED, ANN_WINNER, ANN_PUBLISHED, ANN_POINTS = 50, 54, 102, 106, 107, 108
+COLUMNS = 110
+#: An announcement's four columns, and the most a seat holds.
+A_CARDS, A_KIND, A_POINTS, A_KEY = range(4)
+MOST_ANNOUNCEMENTS = 3
 #: Phases (as the observation's ``phase`` section orders them).
 AUCTION, PLAY, OVER = 0, 1, 2
 
@@ -56,10 +65,12 @@ AUCTION, PLAY, OVER = 0, 1, 2
     C_DEALER,
     C_SCORING,
     C_HIGHEST,
-) = range(27)
-CONFIG = 27
+    C_ANNOUNCE,
+    C_LITIGE,
+) = range(29)
+CONFIG = 29
 #: Scoring formulas (``config[C_SCORING]``).
-FAITS_ANNONCES, FAITS, ANNONCES = 0, 1, 2
+FAITS_ANNONCES, FAITS, ANNONCES, FFB = 0, 1, 2, 3
 
 # ---------------------------------------------------------------- where the observation's sections start
 (
@@ -84,15 +95,43 @@ FAITS_ANNONCES, FAITS, ANNONCES = 0, 1, 2
     O_CARD_POINTS,
     O_BELOTE,
     O_MARKS,
-) = range(21)
-OFFSETS = 21
+    O_TO_DECLARE,
+    O_DECLARED,
+    O_SHOWN,
+    O_ANN_WINNER,
+) = range(25)
+OFFSETS = 25
 
 # ---------------------------------------------------------------- the action space (atout.envs.actions)
-A_BELOTE, A_PASS, A_COINCHE, A_SURCOINCHE, A_BIDS = 32, 48, 49, 50, 55
+A_BELOTE, A_DECLARE, A_PASS, A_COINCHE, A_SURCOINCHE, A_BIDS = 32, 40, 48, 49, 50, 55
+#: An announcement's block in the observation: its kind one-hot (tierce, cinquante, cent, carré), points / 200.
+ANN_UNIT = 5
 SANS_ATOUT, TOUT_ATOUT = 4, 5
 _QUEEN_KING = 0x60
 HAND_SIZE = 8
 DIX_DE_DER = 10
+
+
+def _sequence_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each byte of a suit's cards, its best sequences (the rules core's split): (low rank, length) each."""
+    sequences = np.zeros((256, 2, 2), np.int64)
+    count = np.zeros(256, np.int64)
+    for byte in range(256):
+        found = core_best_announcements(byte, 0)  # one suit's cards: sequences only
+        count[byte] = len(found)
+        for j, announcement in enumerate(found):
+            sequences[byte, j] = ((announcement.cards & -announcement.cards).bit_length() - 1, announcement.length)
+    return sequences, count
+
+
+SEQUENCES, SEQUENCE_COUNT = _sequence_tables()
+#: A carré's points by strain and rank (0 for the 7 and the 8, which make none), FFB values.
+CARRE_POINTS = np.array(
+    [[carre_points(rank, strain) if rank >= 2 else 0 for rank in range(8)] for strain in range(6)], np.int64
+)
+RANK_STRENGTH = np.array(PLAIN_STRENGTH, np.int64)
+_CARRE_RANKS = 0xFC
+_ONE_OF_EACH_SUIT = 0x01010101
 
 
 @njit(cache=True, inline="always")
@@ -238,6 +277,191 @@ def play_mask(s: np.ndarray, mask: np.ndarray, d: int, config: np.ndarray) -> No
 
 
 @njit(cache=True)
+def _sequences(rest: int, strain: int, found: np.ndarray, n: int) -> int:
+    """Add the sequences of ``rest`` (suit by suit) to ``found`` (rows: cards, kind, points, strength)."""
+    for suit in range(4):
+        byte = (rest >> (8 * suit)) & 255
+        for j in range(SEQUENCE_COUNT[byte]):
+            low, length = SEQUENCES[byte, j, 0], SEQUENCES[byte, j, 1]
+            points = 20 if length == 3 else (50 if length == 4 else 100)
+            trump = 1 if strain == TOUT_ATOUT or suit == strain else 0
+            found[n, A_CARDS] = ((1 << length) - 1) << (8 * suit + low)
+            found[n, A_KIND] = length - 3
+            found[n, A_POINTS] = points
+            found[n, A_KEY] = points * 1000 + (low + length - 1) * 10 + trump
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _strongest_first(found: np.ndarray, n: int) -> None:
+    """Sort the announcements by strength, strongest first, equal ones in their order (a stable sort)."""
+    for i in range(1, n):
+        j = i
+        while j > 0 and found[j, A_KEY] > found[j - 1, A_KEY]:
+            for column in range(4):
+                found[j, column], found[j - 1, column] = found[j - 1, column], found[j, column]
+            j -= 1
+
+
+@njit(cache=True)
+def best_announcements(hand: int, strain: int, out: np.ndarray) -> int:
+    """The hand's best non-overlapping announcements, strongest first, in ``out`` (the rules core's
+    ``best_announcements`` with the FFB values and tie-break; the strength is one number ordered as the
+    core's key: points, carré, height, trump). Returns how many."""
+    in_all_suits = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & _CARRE_RANKS
+    if in_all_suits == 0:
+        n = _sequences(hand, strain, out, 0)
+        _strongest_first(out, n)
+        return n
+    ranks = np.empty(8, np.int64)
+    m = 0
+    for rank in range(2, 8):
+        if (in_all_suits >> rank) & 1:
+            ranks[m] = rank
+            m += 1
+    found = np.zeros((MOST_ANNOUNCEMENTS + 3, 4), np.int64)
+    best_n, best_total = -1, -1
+    for size in range(m + 1):
+        for used in range(1 << m):  # the combinations of each size in the core's order (m ≤ 3)
+            if _bits(used) != size:
+                continue
+            rest, n, total = hand, 0, 0
+            for k in range(m):
+                if (used >> k) & 1:
+                    rank = ranks[k]
+                    rest &= ~(_ONE_OF_EACH_SUIT << rank)
+                    found[n, A_CARDS] = _ONE_OF_EACH_SUIT << rank
+                    found[n, A_KIND] = 3
+                    found[n, A_POINTS] = CARRE_POINTS[strain, rank]
+                    found[n, A_KEY] = CARRE_POINTS[strain, rank] * 1000 + 100 + RANK_STRENGTH[rank] * 10
+                    n += 1
+            n = _sequences(rest, strain, found, n)
+            _strongest_first(found, n)
+            for i in range(n):
+                total += found[i, A_POINTS]
+            if _better(total, found, n, best_total, out, best_n):
+                best_n, best_total = n, total
+                out[:n, :] = found[:n, :]
+    return best_n
+
+
+@njit(cache=True, inline="always")
+def _bits(x: int) -> int:
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _better(total: int, found: np.ndarray, n: int, best_total: int, best: np.ndarray, best_n: int) -> bool:
+    """Is (total, strengths…) above the best so far, compared as the core compares its keys (a tuple that
+    is a beginning of another is below it)?"""
+    if best_n < 0 or total != best_total:
+        return best_n < 0 or total > best_total
+    for i in range(min(n, best_n)):
+        if found[i, A_KEY] != best[i, A_KEY]:
+            return found[i, A_KEY] > best[i, A_KEY]
+    return n > best_n
+
+
+@njit(cache=True)
+def _deal_announcements(s: np.ndarray, obs: np.ndarray, d: int, strain: int, off: np.ndarray) -> None:
+    """At the play's start: each seat's best announcements, and the choice to declare them (``to_declare``)."""
+    found = np.zeros((MOST_ANNOUNCEMENTS, 4), np.int64)
+    unit = 32 + ANN_UNIT
+    for seat in range(4):
+        n = best_announcements(s[d, HANDS + seat], strain, found)
+        s[d, ANN_COUNT + seat] = n
+        s[d, DECLARED + seat] = -1 if n else 0
+        for i in range(n):
+            for column in range(4):
+                s[d, ANN_LIST + seat * 12 + i * 4 + column] = found[i, column]
+            at = off[O_TO_DECLARE] + i * unit
+            cards = found[i, A_CARDS]
+            for card in range(32):
+                if (cards >> card) & 1:
+                    obs[d, seat, at + card] = 1.0
+            obs[d, seat, at + 32 + found[i, A_KIND]] = 1.0
+            obs[d, seat, at + 32 + 4] = found[i, A_POINTS] / 200.0
+
+
+@njit(cache=True)
+def _declare(s: np.ndarray, obs: np.ndarray, d: int, bits: int, off: np.ndarray) -> None:
+    """The seat in turn declares the announcements of ``bits`` (of its best ones) with its first card: the
+    others hear their kinds, and the points of its sequences (a carré's only once shown, FFB §8.2)."""
+    seat = s[d, TURN]
+    s[d, DECLARED + seat] = bits
+    for k in range(MOST_ANNOUNCEMENTS * (32 + ANN_UNIT)):
+        obs[d, seat, off[O_TO_DECLARE] + k] = 0.0
+    i = 0
+    for k in range(s[d, ANN_COUNT + seat]):
+        if (bits >> k) & 1:
+            at = ANN_LIST + seat * 12 + k * 4
+            kind = s[d, at + A_KIND]
+            _seat_put(obs, d, off[O_DECLARED], 3 * ANN_UNIT, seat, i * ANN_UNIT + kind, 1.0)
+            value = s[d, at + A_POINTS] / 200.0
+            if kind == 3:
+                obs[d, seat, off[O_DECLARED] + i * ANN_UNIT + 4] = value
+            else:
+                _seat_put(obs, d, off[O_DECLARED], 3 * ANN_UNIT, seat, i * ANN_UNIT + 4, value)
+            i += 1
+
+
+@njit(cache=True)
+def _resolve(s: np.ndarray, d: int) -> None:
+    """At the end of trick 1: the side whose announcements count (the strictly strongest one declared; none
+    on a tie), and its points (every announcement its players declared, FFB §8.3)."""
+    strongest = np.full(2, -1, np.int64)
+    for seat in range(4):
+        for k in range(s[d, ANN_COUNT + seat]):
+            if (s[d, DECLARED + seat] >> k) & 1:
+                strongest[seat & 1] = max(strongest[seat & 1], s[d, ANN_LIST + seat * 12 + k * 4 + A_KEY])
+    winner = -1
+    if strongest[0] != strongest[1]:
+        winner = 0 if strongest[0] > strongest[1] else 1
+    s[d, ANN_WINNER] = winner
+    if winner < 0:
+        return
+    for seat in range(winner, 4, 2):
+        for k in range(s[d, ANN_COUNT + seat]):
+            if (s[d, DECLARED + seat] >> k) & 1:
+                s[d, ANN_POINTS + winner] += s[d, ANN_LIST + seat * 12 + k * 4 + A_POINTS]
+
+
+@njit(cache=True)
+def _publish(s: np.ndarray, obs: np.ndarray, d: int, off: np.ndarray) -> None:
+    """At the first card of trick 2, the announcements that count are shown (FFB §8.3)."""
+    s[d, ANN_PUBLISHED] = 1
+    winner = s[d, ANN_WINNER]
+    if winner < 0:
+        return
+    for seat in range(winner, 4, 2):
+        for k in range(s[d, ANN_COUNT + seat]):
+            if (s[d, DECLARED + seat] >> k) & 1:
+                cards = s[d, ANN_LIST + seat * 12 + k * 4 + A_CARDS]
+                for card in range(32):
+                    if (cards >> card) & 1:
+                        _seat_put(obs, d, off[O_SHOWN], 32, seat, card, 1.0)
+    _side_put(obs, d, off[O_ANN_WINNER], winner, 1.0)
+
+
+@njit(cache=True)
+def turn_mask(s: np.ndarray, mask: np.ndarray, d: int, config: np.ndarray) -> None:
+    """In the play: the declare choices (every part of its best announcements) of a seat that must first
+    decide them, otherwise its cards."""
+    seat = s[d, TURN]
+    if s[d, DECLARED + seat] >= 0:
+        play_mask(s, mask, d, config)
+        return
+    mask[d, :] = 0
+    for bits in range(1 << s[d, ANN_COUNT + seat]):
+        mask[d, A_DECLARE + bits] = 1
+
+
+@njit(cache=True)
 def _start_play(
     s: np.ndarray, obs: np.ndarray, d: int, config: np.ndarray, ladder: np.ndarray, off: np.ndarray
 ) -> None:
@@ -257,6 +481,8 @@ def _start_play(
     leader = (s[d, DEALER] + 1) & 3
     s[d, LEADER] = leader
     _seat_put(obs, d, off[O_LEADER], 1, leader, 0, 1.0)
+    if config[C_ANNOUNCE]:
+        _deal_announcements(s, obs, d, strain, off)
     if config[C_BELOTE] and strain != SANS_ATOUT:
         for seat in range(4):
             held = 0
@@ -322,6 +548,11 @@ def _call(
 def _play(s: np.ndarray, obs: np.ndarray, d: int, action: int, config: np.ndarray, off: np.ndarray) -> int:
     """Play a card (saying belote with ``action`` 32..39); return the phase it leaves the deal in."""
     seat = s[d, TURN]
+    if action >= A_DECLARE:
+        _declare(s, obs, d, action - A_DECLARE, off)
+        return PLAY
+    if config[C_ANNOUNCE] and s[d, TRICKS] == 1 and s[d, COUNT] == 0 and not s[d, ANN_PUBLISHED]:
+        _publish(s, obs, d, off)
     said = action >= A_BELOTE
     if said:
         pair = action - A_BELOTE
@@ -373,6 +604,8 @@ def _play(s: np.ndarray, obs: np.ndarray, d: int, action: int, config: np.ndarra
         _seat_put(obs, d, off[O_TRICK], 32, (leader + i) & 3, c, 0.0)
     tricks = s[d, TRICKS] + 1
     s[d, TRICKS] = tricks
+    if tricks == 1 and config[C_ANNOUNCE]:
+        _resolve(s, d)
     if tricks == HAND_SIZE:
         value += DIX_DE_DER
     side = winner & 1
@@ -394,10 +627,19 @@ def _round(points: int, config: np.ndarray) -> int:
     return (points + 5) // 10 * 10 if config[C_ROUND] else points
 
 
+@njit(cache=True, inline="always")
+def _scoped(marks: np.ndarray, side: int, base: int, amount: int, mult: int, config: np.ndarray) -> None:
+    """Add ``base`` plus the contract, the coinche multiplier applied as ``multiplier_scope`` says."""
+    if config[C_SCOPE_ALL] or mult == 1:
+        marks[side] += (base + amount) * mult
+    else:
+        marks[side] += base + amount * mult
+
+
 @njit(cache=True)
 def score(s: np.ndarray, d: int, config: np.ndarray, ladder: np.ndarray) -> None:
-    """Each side's marks for the deal just played (the rules core's ``score_deal``, for the formulas
-    ``faits_annonces``, ``faits`` and ``annonces`` without announcements nor litige)."""
+    """Each side's marks for the deal just played (the rules core's ``score_deal``: the formulas ``ffb``,
+    ``faits_annonces``, ``faits`` and ``annonces``, a litige's takers scoring nothing yet)."""
     best = s[d, BEST]
     value = ladder[best, 0]
     capot_bid = ladder[best, 2] != 0
@@ -407,9 +649,11 @@ def score(s: np.ndarray, d: int, config: np.ndarray, ladder: np.ndarray) -> None
     capot = -1
     card = np.zeros(2, np.int64)
     belote = np.zeros(2, np.int64)
+    ann = np.zeros(2, np.int64)
     marks = np.zeros(2, np.int64)
     for side in range(2):
         card[side] = s[d, POINTS_WON + side]
+        ann[side] = s[d, ANN_POINTS + side]
         if s[d, TRICKS_WON + side] == HAND_SIZE:
             capot = side
     if capot >= 0:
@@ -420,17 +664,42 @@ def score(s: np.ndarray, d: int, config: np.ndarray, ladder: np.ndarray) -> None
     amount = config[C_CAPOT_CONTRACT] if capot_bid and value == 0 else value
     mult = 1 if level == 0 else (config[C_COINCHE_X] if level == 1 else config[C_SURCOINCHE_X])
     # The outcome.
-    counted_t = card[t] + (0 if config[C_GOAL_CARDS] else belote[t])
-    counted_d = card[w_def] + (0 if config[C_GOAL_CARDS] else belote[w_def])
+    counted_t = card[t] + (0 if config[C_GOAL_CARDS] else belote[t] + ann[t])
+    counted_d = card[w_def] + (0 if config[C_GOAL_CARDS] else belote[w_def] + ann[w_def])
     goal = max(value, config[C_MIN_POINTS])
     made = counted_t >= goal and (not capot_bid or capot == t)
     if made and config[C_MUST_BEAT] and counted_t <= counted_d:
+        if counted_t == counted_d and config[C_LITIGE] and level == 0:  # a litige: the defence scores its own
+            marks[w_def] = card[w_def] + belote[w_def] + ann[w_def]
+            for side in range(2):
+                s[d, MARKS + side] = _round(marks[side], config)
+            return
         made = counted_t == counted_d and config[C_TIE_MADE] != 0
     w = t if made else w_def
     scoring = config[C_SCORING]
+    prenable = 0 if config[C_IMPRENABLE] else 1
     prime = config[C_CAPOT_CONTRACT] if scoring == ANNONCES else config[C_CAPOT_PRIME]
-    belotes_to_winner = True
-    if capot_bid and prime:
+    belotes_to_winner = scoring != FFB
+    if scoring == FFB:
+        if made and level == 0:
+            taken = 1 if prenable and not config[C_DEFENCE_KEEPS] else 0
+            marks[t] += card[t] + belote[t] + ann[t] + amount
+            if capot == t:
+                marks[t] += ann[w_def]
+                marks[w_def] += belote[w_def] * (1 - taken)
+            else:
+                marks[w_def] += card[w_def] + belote[w_def] * (1 - taken) + ann[w_def]
+            marks[t] += belote[w_def] * taken
+        elif made:
+            first = config[C_CAPOT_CONTRACT] if capot == t else config[C_CHUTE]
+            base = first + ann[t] + belote[t] + ann[w_def] + belote[w_def] * prenable
+            _scoped(marks, t, base, amount, mult, config)
+            marks[w_def] += belote[w_def] * (1 - prenable)
+        else:
+            marks[t] += belote[t] * (1 - prenable)
+            base = config[C_CHUTE] + ann[w_def] + belote[w_def] + ann[t] + belote[t] * prenable
+            _scoped(marks, w_def, base, amount, mult, config)
+    elif capot_bid and prime:
         marks[w] += prime * mult
         belotes_to_winner = scoring != ANNONCES
     elif scoring == ANNONCES:
@@ -445,10 +714,8 @@ def score(s: np.ndarray, d: int, config: np.ndarray, ladder: np.ndarray) -> None
         base = config[C_CAPOT_POINTS] if made and config[C_CAPOT_TAKERS] and capot == t else config[C_CHUTE]
         if scoring == FAITS:
             marks[w] += base * mult
-        elif config[C_SCOPE_ALL] or mult == 1:
-            marks[w] += (base + amount) * mult
         else:
-            marks[w] += base + amount * mult
+            _scoped(marks, w, base, amount, mult, config)
     elif made:
         marks[t] += card[t] + (amount if scoring == FAITS_ANNONCES else 0)
         marks[w_def] += card[w_def]
@@ -528,7 +795,7 @@ def step(
             else:
                 mask[d, :] = 0
         elif phase == PLAY:
-            play_mask(s, mask, d, config)
+            turn_mask(s, mask, d, config)
         else:
             auction_mask(s, mask, d, config, ladder, next_higher)
         _observe(s, obs, out, d)
@@ -558,7 +825,7 @@ def refresh(
         if s[d, PHASE] == AUCTION:
             auction_mask(s, mask, d, config, ladder, next_higher)
         elif s[d, PHASE] == PLAY:
-            play_mask(s, mask, d, config)
+            turn_mask(s, mask, d, config)
         else:
             mask[d, :] = 0
         _observe(s, obs, out, d)
