@@ -14,7 +14,7 @@ simulator's arrays and written out, the four seats' arrays each action writes in
 deal's row; and the rate it would allow at the machine's memory bandwidth, measured here with a NumPy copy
 of an array of the simulator's size.
 
-    python benchmarks/bench_vector.py                          # about two minutes
+    python benchmarks/bench_vector.py                          # a minute or two
     python benchmarks/bench_vector.py --presets contree --rounds 2   # a quick look
 """
 
