@@ -282,6 +282,15 @@ class _Ladder:
 _bid_ladder = per_ruleset(_Ladder)
 
 
+def next_higher_bids(rules: Ruleset) -> tuple[int, ...]:
+    """For each bid of :func:`bids`, the index of the first bid above it (the number of bids if none is).
+
+    >>> next_higher_bids(Ruleset.preset("contree"))[:7]
+    (6, 6, 6, 6, 6, 6, 12)
+    """
+    return tuple(_bid_ladder(rules).next_higher) if rules.auction != "retourne" else ()
+
+
 class TakingAuction:
     """Classique: two rounds around the retourne."""
 

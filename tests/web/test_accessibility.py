@@ -93,14 +93,14 @@ def online_call(page: Page, server: str) -> None:
     page.wait_for_selector("#call p")
 
 
-def challenge(page: Page, server: str) -> None:
+def challenge(page: Page, server: str, name: str = "Défi", deals: int = 2) -> None:
     """A challenge's page, as an organiser creates it (its ranking shows once played: the browser test's)."""
     sign_in(page, server)
     page.goto(server + "/challenges")
-    page.fill("input[name=name]", "Défi")
-    page.fill("input[name=deals]", "2")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=deals]", str(deals))
     page.click("#new-challenge ~ form button[type=submit]")
-    page.wait_for_selector("h1:has-text('Défi')")
+    page.wait_for_selector(f"h1:has-text('{name}')")
 
 
 PAGES: dict[str, Callable[[Page, str], None]] = {

@@ -11,7 +11,7 @@ import re
 import pytest
 from harness.browser import DESKTOP, PHONE, new_page, sign_in
 from playwright.sync_api import Browser, Page
-from test_accessibility import AXE, violations
+from test_accessibility import AXE, challenge, violations
 from test_browser import take_a_turn
 from test_concours_browser import shoot
 
@@ -40,12 +40,7 @@ def my_score(page: Page) -> int:
 
 def test_two_participants_play_the_same_challenge_and_are_ranked_by_match_points(browser: Browser, server: str) -> None:
     organiser = new_page(browser, DESKTOP)
-    sign_in(organiser, server)
-    organiser.goto(server + "/challenges")
-    organiser.fill("input[name=name]", "Défi du samedi")
-    organiser.fill("input[name=deals]", "1")
-    organiser.click("#new-challenge ~ form button[type=submit]")
-    organiser.wait_for_selector("h1:has-text('Défi du samedi')")
+    challenge(organiser, server, "Défi du samedi", deals=1)
     challenge_url = organiser.url
     shoot(organiser, "challenge-created")
 

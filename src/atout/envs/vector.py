@@ -37,7 +37,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from atout.auction import bids
+from atout.auction import bids, next_higher_bids
 from atout.envs.actions import action_space_of
 from atout.envs.aec import ruleset_of
 from atout.envs.encoding import FloatArray, layout_of
@@ -186,13 +186,7 @@ class VectorTable(gymnasium.vector.VectorEnv[FloatArray, IntArray, npt.NDArray[A
         self._config = _config(rules, dealer)
         ladder = bids(rules)
         self._ladder = np.array([(b.value, b.strain, int(b.capot)) for b in ladder], np.int64).reshape(-1, 3)
-        self._next_higher = np.array(
-            [
-                next((j for j in range(i, len(ladder)) if ladder[j].rank() > b.rank()), len(ladder))
-                for i, b in enumerate(ladder)
-            ],
-            np.int64,
-        )
+        self._next_higher = np.array(next_higher_bids(rules), np.int64)
         self._offsets = np.array([layout.sections[name].offset for name in _SECTIONS], np.int64)
         self._state = np.zeros((num_envs, sim.COLUMNS), np.int64)
         self._obs = np.zeros((num_envs, 4, size), np.float32)

@@ -18,7 +18,7 @@ from numba import njit
 from atout.announcements import best_announcements as core_best_announcements
 from atout.announcements import carre_points
 from atout.fast.cache import guard
-from atout.fast.kernels import POINTS, beats, legal_mask
+from atout.fast.kernels import POINTS, beats, legal_mask, lowest, popcount
 from atout.tables import PLAIN_STRENGTH
 
 # ---------------------------------------------------------------- a deal's columns
@@ -269,9 +269,7 @@ def play_mask(s: np.ndarray, mask: np.ndarray, d: int, config: np.ndarray) -> No
             mask[d, card] = 1
     belote = legal & s[d, BELOTE_OK + seat]
     while belote:
-        card = 0
-        while not (belote >> card) & 1:
-            card += 1
+        card = lowest(belote)
         belote &= belote - 1
         mask[d, A_BELOTE + 2 * (card >> 3) + (card & 7) - 5] = 1
 
@@ -324,7 +322,7 @@ def best_announcements(hand: int, strain: int, out: np.ndarray) -> int:
     best_n, best_total = -1, -1
     for size in range(m + 1):
         for used in range(1 << m):  # the combinations of each size in the core's order (m ≤ 3)
-            if _bits(used) != size:
+            if popcount(used) != size:
                 continue
             rest, n, total = hand, 0, 0
             for k in range(m):
@@ -344,15 +342,6 @@ def best_announcements(hand: int, strain: int, out: np.ndarray) -> int:
                 best_n, best_total = n, total
                 out[:n, :] = found[:n, :]
     return best_n
-
-
-@njit(cache=True, inline="always")
-def _bits(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
